@@ -1,0 +1,58 @@
+"""Run the conformance suite as a user would (a subprocess) and read its JUnit XML."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SEVEN_RULES = ["ACK-03", "ACK-04", "ACK-05", "RD-02", "PC-02", "PC-04", "PC-05", "PC-06", "TX-01", "TX-02", "CON-10"]
+
+
+@dataclass
+class Case:
+    name: str
+    properties: dict[str, str]
+    failure: str | None
+
+    @property
+    def outcome(self) -> str:
+        return self.properties.get("outcome", "?")
+
+
+@dataclass
+class SuiteRun:
+    returncode: int
+    output: str
+    seconds: float
+    cases: list[Case]
+    files: dict[str, str]  # report files (JUnit, allure results) by name, as text
+
+
+def run_suite(tmp_path: Path, *args: str, timeout: float = 240) -> SuiteRun:
+    junit = tmp_path / "junit.xml"
+    allure_dir = tmp_path / "allure"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AMQP_")}
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "conformance", "-p", "no:cacheprovider", f"--junitxml={junit}",
+         f"--alluredir={allure_dir}", *args],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
+    seconds = time.monotonic() - started
+    cases = []
+    files = {}
+    if junit.exists():
+        files["junit.xml"] = junit.read_text()
+        for case in ET.parse(junit).getroot().iter("testcase"):
+            properties = {p.get("name"): p.get("value") for p in case.iter("property")}
+            failed = case.find("failure")
+            cases.append(Case(case.get("name"), properties,
+                              None if failed is None else (failed.get("message", "") + "\n" + (failed.text or ""))))
+    if allure_dir.exists():
+        files.update({p.name: p.read_text(errors="replace") for p in allure_dir.iterdir() if p.is_file()})
+    return SuiteRun(done.returncode, done.stdout + done.stderr, seconds, cases, files)

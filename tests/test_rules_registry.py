@@ -1,0 +1,47 @@
+"""The rule registry: declarations, validation, and what reports key on."""
+
+import pytest
+
+from fixtures.rules import CONFIRMS, INFO, MUST, REGISTRY, RuleDeclarationError, rule
+
+
+def test_a_declared_rule_is_registered_with_its_link_marker_and_keyword():
+    declared = rule("ACK-99", "A test rule", strength=MUST, guide=CONFIRMS, section="some-anchor")
+    try:
+        assert REGISTRY["ACK-99"] is declared
+        assert declared.link == "https://www.rabbitmq.com/docs/confirms#some-anchor"
+        assert declared.area_marker == "consumer_acks"
+        assert declared.keyword == "ack_99"
+        assert declared.strength.allure_severity == "critical"
+    finally:
+        del REGISTRY["ACK-99"]
+
+
+def test_declaring_the_same_rule_again_identically_is_allowed():
+    first = rule("PC-98", "Same", strength=INFO, guide=CONFIRMS, section="x")
+    try:
+        assert rule("PC-98", "Same", strength=INFO, guide=CONFIRMS, section="x") == first
+    finally:
+        del REGISTRY["PC-98"]
+
+
+def test_one_id_declared_two_ways_is_an_error():
+    rule("PC-97", "One", strength=INFO, guide=CONFIRMS, section="x")
+    try:
+        with pytest.raises(RuleDeclarationError, match="declared twice"):
+            rule("PC-97", "Another", strength=MUST, guide=CONFIRMS, section="x")
+    finally:
+        del REGISTRY["PC-97"]
+
+
+@pytest.mark.parametrize("rule_id", ["ACK-3", "ack-03", "XYZ-01", "ACK03", ""])
+def test_ids_outside_the_catalogue_shape_are_refused(rule_id):
+    with pytest.raises(RuleDeclarationError):
+        rule(rule_id, "t", strength=MUST, guide=CONFIRMS, section="x")
+
+
+def test_strength_and_section_are_checked():
+    with pytest.raises(RuleDeclarationError):
+        rule("TX-90", "t", strength="must", guide=CONFIRMS, section="x")
+    with pytest.raises(RuleDeclarationError):
+        rule("TX-90", "t", strength=MUST, guide=CONFIRMS, section="#x")

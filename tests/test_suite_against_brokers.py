@@ -1,0 +1,42 @@
+"""Integration: the seven named rules against the real brokers the suite starts itself."""
+
+import pytest
+
+from fixtures.managed_brokers import GarageMQ
+from tests.suite_runs import SEVEN_RULES, run_suite
+
+pytestmark = pytest.mark.integration
+
+
+def test_the_seven_rules_pass_on_the_embedded_rabbitmq(tmp_path):
+    run = run_suite(tmp_path)
+    assert run.returncode == 0, run.output[-3000:]
+    assert {c.properties["rule"] for c in run.cases} == set(SEVEN_RULES)
+    assert {c.outcome for c in run.cases} <= {"pass", "info"}, [(c.name, c.outcome) for c in run.cases]
+    assert "broker under test: RabbitMQ 3.10.8" in run.output
+    print(f"seven rules on RabbitMQ: {run.seconds:.1f} s wall, {len(run.cases)} cases")
+
+
+def test_garagemq_finishes_in_bounded_time_and_every_failure_explains_itself(tmp_path):
+    run = run_suite(tmp_path, "--broker", "garagemq", timeout=120)
+    assert run.returncode == 1, run.output[-3000:]  # it breaks rules, so the run fails
+    failed = [c for c in run.cases if c.failure is not None]
+    assert failed, "garagemq breaks RD-02; a run where nothing fails cannot be right"
+    for case in failed:
+        assert case.properties.get("rule") in SEVEN_RULES
+        assert case.properties.get("outcome") == "fail", (case.name, case.properties)
+        assert "expected:" in case.failure and "actual:" in case.failure, case.failure[:500]
+    outcomes = {c.name: c.outcome for c in run.cases}
+    assert outcomes["test_unacked_deliveries_return_redelivered[tcp-reset]"] == "fail"
+    assert outcomes["test_confirm_select_on_a_transactional_channel_closes_it"] == "unsupported"
+    assert outcomes["test_double_ack_closes_the_channel"] == "non-strict"  # right code, other text
+    assert run.seconds < 90, run.seconds
+
+
+def test_no_password_reaches_output_junit_or_allure(tmp_path):
+    with GarageMQ() as target:
+        # Failing tests (garagemq breaks RD-02) attach frames and logs: the most to leak.
+        run = run_suite(tmp_path, "--amqp-url", target.url, "-k", "ack_04 or rd_02")
+    assert run.cases and any(c.failure for c in run.cases), run.output[-2000:]
+    for name, text in {"output": run.output, **run.files}.items():
+        assert target.password not in text, f"the password leaked into {name}"

@@ -1,0 +1,51 @@
+"""Broker URL parsing and credential masking."""
+
+import pytest
+
+from fixtures.target import BadTargetError, BrokerTarget, mask_url
+
+
+@pytest.mark.parametrize("url, expected", [
+    ("amqp://localhost", ("localhost", 5672, "/", "guest", "guest", False)),
+    ("amqps://u:p@h", ("h", 5671, "/", "u", "p", True)),
+    ("amqp://u:p@h:1234/", ("h", 1234, "/", "u", "p", False)),
+    ("amqp://u:p@h/vh", ("h", 5672, "vh", "u", "p", False)),
+    ("amqp://u:p@h/%2F", ("h", 5672, "/", "u", "p", False)),
+    ("amqp://us%40er:p%3Ass@h/a%2Fb", ("h", 5672, "a/b", "us@er", "p:ss", False)),
+])
+def test_urls_parse_as_the_rabbitmq_uri_spec_says(url, expected):
+    t = BrokerTarget.from_url(url)
+    assert (t.host, t.port, t.vhost, t.username, t.password, t.tls) == expected
+
+
+@pytest.mark.parametrize("url", ["http://h", "localhost:5672", "amqp://", "amqp://h:notaport", "amqp://h/a/b", ""])
+def test_malformed_urls_are_refused_with_a_safe_message(url):
+    with pytest.raises(BadTargetError, match="malformed broker URL"):
+        BrokerTarget.from_url(url)
+
+
+def test_a_malformed_url_message_never_shows_the_password():
+    with pytest.raises(BadTargetError) as refused:
+        BrokerTarget.from_url("amqp://user:s3cret@host:99999999/")
+    assert "s3cret" not in str(refused.value)
+
+
+def test_safe_url_masks_the_password_and_url_keeps_it():
+    t = BrokerTarget.from_url("amqp://user:s3cret@host/vh")
+    assert t.safe_url == "amqp://user:***@host:5672/vh"
+    assert "s3cret" not in repr(t) and "s3cret" in t.url
+
+
+@pytest.mark.parametrize("text, masked", [
+    ("amqp://a:b@h/", "amqp://a:***@h/"),
+    ("amqps://a:b:c@h", "amqps://a:***@h"),
+    ("amqp://h/", "amqp://h/"),
+    ("no url here", "no url here"),
+])
+def test_mask_url(text, masked):
+    assert mask_url(text) == masked
+
+
+def test_through_another_address_keeps_credentials_and_vhost():
+    t = BrokerTarget.from_url("amqp://u:p@h:1/v").with_address("127.0.0.1", 2)
+    assert (t.host, t.port, t.vhost, t.username, t.password) == ("127.0.0.1", 2, "v", "u", "p")

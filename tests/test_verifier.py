@@ -1,0 +1,80 @@
+"""The one close verifier: scope and code decide, the text is non-strict, and every
+way a broker can fail to close is reported as expected-versus-actual."""
+
+import asyncio
+import re
+
+import pytest
+
+from fixtures import verdicts
+from fixtures.verdicts import RuleViolation, expect_closed, expect_open
+from fixtures.wire import Closed, ConnectionLost, NoReply, Reply
+
+
+class FakeChannel:
+    """Stands in for a WireChannel: `barrier_does` is what the broker does on a barrier."""
+
+    def __init__(self, closed_by_broker=None, barrier_does=None):
+        self.closed_by_broker = closed_by_broker
+        self.barrier_does = barrier_does
+
+    async def barrier(self):
+        if self.barrier_does is not None:
+            raise self.barrier_does
+
+
+PRECONDITION = Reply("channel", 406, "PRECONDITION_FAILED - unknown delivery tag 1")
+
+
+def run(coro):
+    verdicts.begin_test()
+    return asyncio.run(coro)
+
+
+def test_a_matching_close_passes_and_is_recorded():
+    reply = run(expect_closed(FakeChannel(PRECONDITION), code=406, text="unknown delivery tag 1"))
+    assert reply == PRECONDITION
+    assert verdicts.current().observations["reply"] == str(PRECONDITION)
+    assert verdicts.current().non_strict == []
+
+
+def test_a_close_provoked_by_an_earlier_frame_is_found_by_the_barrier():
+    assert run(expect_closed(FakeChannel(barrier_does=Closed(PRECONDITION)), code=406)) == PRECONDITION
+
+
+def test_a_different_text_is_only_non_strict():
+    other_text = Reply("channel", 406, "PRECONDITION_FAILED - Delivery tag [1] not found")
+    run(expect_closed(FakeChannel(other_text), code=406, text="unknown delivery tag 1"))
+    assert "Delivery tag [1] not found" in verdicts.current().non_strict[0]
+
+
+def test_a_regex_text_is_searched():
+    run(expect_closed(FakeChannel(PRECONDITION), code=406, text=re.compile(r"tag \d+")))
+    assert verdicts.current().non_strict == []
+
+
+@pytest.mark.parametrize("reply, shown", [
+    (Reply("channel", 404, "NOT_FOUND"), "channel.close 404"),
+    (Reply("connection", 406, "PRECONDITION_FAILED"), "connection.close 406"),
+])
+def test_a_wrong_code_or_scope_fails_with_expected_and_actual(reply, shown):
+    with pytest.raises(RuleViolation) as broken:
+        run(expect_closed(FakeChannel(reply), code=406, requirement="must close"))
+    message = str(broken.value)
+    assert "must close" in message and "expected: channel.close 406" in message and shown in message
+
+
+@pytest.mark.parametrize("barrier_does, actual", [
+    (None, "the channel stayed open"),
+    (NoReply("no reply"), "no reply and no close"),
+    (ConnectionLost("gone"), "TCP connection was dropped"),
+])
+def test_no_close_is_a_violation_that_says_what_happened(barrier_does, actual):
+    with pytest.raises(RuleViolation, match=actual):
+        run(expect_closed(FakeChannel(barrier_does=barrier_does), code=406))
+
+
+def test_expect_open_fails_on_a_close():
+    with pytest.raises(RuleViolation, match="406"):
+        run(expect_open(FakeChannel(barrier_does=Closed(PRECONDITION)), "stays open"))
+    run(expect_open(FakeChannel(), "stays open"))
