@@ -1,0 +1,30 @@
+"""RD-07: basic.recover with requeue=false asks the broker to redeliver unacked messages
+to the same consumer. The spec lets a broker refuse it; RabbitMQ closes the connection
+with 540 NOT_IMPLEMENTED. Recorded: the reply (scope, code, text), or what was
+redelivered after recover-ok."""
+
+from pamqp.commands import Basic
+
+from fixtures import CONFIRMS, INFO, Closed, Delivery, NoReply, observe, rule, timeouts
+
+RULE = rule("RD-07", "basic.recover(requeue=false): the broker's answer is recorded",
+            strength=INFO, guide=CONFIRMS, section="automatic-requeueing")
+
+
+async def test_recover_without_requeue_answer_is_recorded(broker):
+    queue = await broker.queue(messages=[b"unacked"])
+    async with broker.channel() as channel:
+        await channel.consume(queue)
+        await channel.expect_delivery()
+        try:
+            await channel.call(Basic.Recover(requeue=False), Basic.RecoverOk)
+        except Closed as closed:
+            observe("outcome seen", f"refused: {closed.reply}")
+            return
+        except NoReply:
+            observe("outcome seen", f"no reply within {timeouts.REPLY:.1f} s")
+            return
+        again = await channel.watch(Delivery, within=timeouts.NEGATIVE_WINDOW)
+    observe("outcome seen", "recover-ok")
+    observe("redelivered after recover-ok",
+            f"{again.body!r}, redelivered={again.redelivered}" if isinstance(again, Delivery) else "nothing")
