@@ -34,10 +34,10 @@ class SuiteRun:
     files: dict[str, str]  # report files (JUnit, allure results) by name, as text
 
 
-def run_suite(tmp_path: Path, *args: str, timeout: float = 240) -> SuiteRun:
+def run_suite(tmp_path: Path, *args: str, timeout: float = 240, env: dict[str, str] | None = None) -> SuiteRun:
     junit = tmp_path / "junit.xml"
     allure_dir = tmp_path / "allure"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AMQP_")}
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("AMQP_")}, **(env or {})}
     started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "conformance", "-p", "no:cacheprovider", f"--junitxml={junit}",
