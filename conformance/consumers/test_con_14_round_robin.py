@@ -3,7 +3,7 @@ round-robin: with two consumers, deliveries alternate between them."""
 
 import pytest
 
-from fixtures import CONSUMERS, QUEUE_TYPES, SHOULD, check, deliveries_across, rule
+from fixtures import CONSUMERS, QUEUE_TYPES, SHOULD, check, deliveries_across, observe, rule
 
 RULE = rule("CON-14", "Consumers of equal priority get deliveries round-robin",
             strength=SHOULD, guide=CONSUMERS, section="priority")
@@ -21,6 +21,7 @@ async def test_equal_consumers_receive_in_turn(broker, queue_type):
         received = [delivery for _, delivery in await deliveries_across([channel], len(BODIES))]
 
     order = [(d.consumer_tag, d.body) for d in received]
+    observe("delivery order", order)
     alternating = all(order[i][0] != order[i + 1][0] for i in range(len(order) - 1))
     check(alternating and [body for _, body in order] == BODIES, "deliveries alternate between the consumers",
           expected="consumer-a, consumer-b, consumer-a, consumer-b (or starting with b), in publish order",
