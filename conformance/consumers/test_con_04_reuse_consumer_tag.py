@@ -20,7 +20,9 @@ async def test_a_second_consume_with_the_same_tag_is_refused(broker):
         channel.send(Basic.Consume(queue=queue, consumer_tag="reused-tag"))
         refusal = await channel.watch(Basic.ConsumeOk, within=timeouts.REPLY)
         check(isinstance(refusal, Reply), "a second consumer under a tag in use is refused",
-              expected="a close with 530 NOT_ALLOWED", actual=refusal or "no reply at all")
+              expected="a close with 530 NOT_ALLOWED",
+              actual=f"consume-ok({refusal.consumer_tag!r})" if isinstance(refusal, Basic.ConsumeOk)
+              else "no reply at all")
         observe("scope seen", refusal.scope)
         await expect_closed(channel, code=530, text="attempt to reuse consumer tag", scope=refusal.scope,
                             requirement="the reuse of a consumer tag is refused with NOT_ALLOWED")

@@ -2,8 +2,9 @@
 published, and answers get-empty once the queue is empty."""
 
 import pytest
+from pamqp.commands import Basic
 
-from fixtures import CONSUMERS, MUST, QUEUE_TYPES, check, rule
+from fixtures import CONSUMERS, MUST, QUEUE_TYPES, Delivery, check, expect_reply, rule
 
 RULE = rule("CON-16", "basic.get fetches in FIFO order and answers get-empty on an empty queue",
             strength=MUST, guide=CONSUMERS, section="fetching-messages-on-demand-polling")
@@ -15,10 +16,10 @@ BODIES = [b"first", b"second", b"third"]
 async def test_get_fetches_in_order_then_answers_empty(broker, queue_type):
     queue = await broker.queue(queue_type, messages=BODIES)
     async with broker.channel() as channel:
-        fetched = [await channel.get(queue, no_ack=True) for _ in BODIES]
-        after_the_last = await channel.get(queue, no_ack=True)
+        answers = [await expect_reply(channel, Basic.Get(queue=queue, no_ack=True), (Delivery, Basic.GetEmpty),
+                                      "basic.get is answered with get-ok or get-empty")
+                   for _ in range(len(BODIES) + 1)]
 
-    bodies = [d.body if d else "get-empty" for d in fetched]
-    check(bodies == BODIES, "basic.get returns the messages in publish order", expected=BODIES, actual=bodies)
-    check(after_the_last is None, "basic.get on the emptied queue answers get-empty", expected="get-empty",
-          actual=after_the_last)
+    seen = [answer.body if isinstance(answer, Delivery) else "get-empty" for answer in answers]
+    check(seen == [*BODIES, "get-empty"], "basic.get returns the messages in publish order, then get-empty",
+          expected=[*BODIES, "get-empty"], actual=seen)
