@@ -6,7 +6,7 @@ from pamqp.commands import Basic
 from fixtures import CONSUMERS, MUST, expect_closed, rule
 
 RULE = rule("CON-01", "Consuming from a queue that does not exist closes the channel with 404",
-            strength=MUST, guide=CONSUMERS, section="subscribing")
+            strength=MUST, guide=CONSUMERS, section="basics")
 
 
 async def test_consuming_from_a_missing_queue_closes_the_channel(broker):

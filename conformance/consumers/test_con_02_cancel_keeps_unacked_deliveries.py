@@ -9,7 +9,7 @@ from fixtures import (CONSUMERS, MUST, QUEUE_TYPES, Delivery, check, expect_open
                       timeouts)
 
 RULE = rule("CON-02", "Cancelling a consumer neither requeues nor discards its unacked deliveries",
-            strength=MUST, guide=CONSUMERS, section="consumer-cancellation")
+            strength=MUST, guide=CONSUMERS, section="unsubscribing")
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)

@@ -6,7 +6,7 @@ from pamqp.commands import Basic
 from fixtures import CONSUMERS, MUST, expect_open, expect_reply, rule
 
 RULE = rule("CON-03", "Cancelling an unknown consumer tag is answered with cancel-ok",
-            strength=MUST, guide=CONSUMERS, section="consumer-cancellation")
+            strength=MUST, guide=CONSUMERS, section="unsubscribing")
 
 
 async def test_cancelling_an_unknown_consumer_tag_is_ignored(broker):

@@ -8,10 +8,10 @@ wait here is bounded, and a delete that is never answered is reported as such.""
 import pytest
 from pamqp.commands import Basic, Queue
 
-from fixtures import CONSUMERS, MUST, check, expect_reply, observe, rule, timeouts, unsupported
+from fixtures import CONSUMER_CANCEL, MUST, check, expect_reply, observe, rule, timeouts, unsupported
 
 RULE = rule("CON-09", "Deleting a queue sends basic.cancel to its consumers",
-            strength=MUST, guide=CONSUMERS, section="consumer-cancel-notification")
+            strength=MUST, guide=CONSUMER_CANCEL, section="overview")
 pytestmark = pytest.mark.may_wedge_broker  # run last: a deadlocked broker answers nothing after this
 
 

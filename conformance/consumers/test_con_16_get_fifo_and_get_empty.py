@@ -7,7 +7,7 @@ from pamqp.commands import Basic
 from fixtures import CONSUMERS, MUST, QUEUE_TYPES, Delivery, check, expect_reply, rule
 
 RULE = rule("CON-16", "basic.get fetches in FIFO order and answers get-empty on an empty queue",
-            strength=MUST, guide=CONSUMERS, section="fetching-messages-on-demand-polling")
+            strength=MUST, guide=CONSUMERS, section="fetching")
 
 BODIES = [b"first", b"second", b"third"]
 
