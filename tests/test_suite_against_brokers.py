@@ -11,7 +11,7 @@ pytestmark = pytest.mark.integration
 def test_the_seven_rules_pass_on_the_embedded_rabbitmq(tmp_path):
     run = run_suite(tmp_path)
     assert run.returncode == 0, run.output[-3000:]
-    assert {c.properties["rule"] for c in run.cases} == set(SEVEN_RULES)
+    assert {c.properties["rule"] for c in run.cases} >= set(SEVEN_RULES)
     assert {c.outcome for c in run.cases} <= {"pass", "info"}, [(c.name, c.outcome) for c in run.cases]
     assert "broker under test: RabbitMQ 3.10.8" in run.output
     print(f"seven rules on RabbitMQ: {run.seconds:.1f} s wall, {len(run.cases)} cases")
@@ -24,7 +24,7 @@ def test_garagemq_finishes_in_bounded_time_and_every_failure_explains_itself(tmp
     failed = [c for c in run.cases if c.failure is not None]
     assert failed, "garagemq breaks RD-02; a run where nothing fails cannot be right"
     for case in failed:
-        assert case.properties.get("rule") in SEVEN_RULES
+        assert case.properties.get("rule"), case.name
         assert case.properties.get("outcome") == "fail", (case.name, case.properties)
         assert "expected:" in case.failure and "actual:" in case.failure, case.failure[:500]
     outcomes = {c.name: c.outcome for c in run.cases}

@@ -8,50 +8,26 @@ Outcomes accepted as a set, by version (the report says which one was seen):
     the channel stays open, the messages are returned to the queue
   - RabbitMQ 4.3 classic queues: no consumer timeout (unsupported)"""
 
-import re
-import time
-
 import pytest
-from pamqp.commands import Basic
 
-from fixtures import (CONSUMERS, MUST, QUEUE_TYPES, Reply, check, expect_closed, expect_open, observe, rule,
-                      timeouts, unsupported, violation)
+from fixtures import (CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES, Reply, await_timeout_action, check,
+                      consumer_holding, expect_closed, expect_open, observe, rule)
 
 RULE = rule("CON-10", "An unacked delivery past the consumer timeout closes the channel and is requeued",
             strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout")
 
-TIMED_OUT = re.compile(r"delivery acknowledgement on channel \d+ timed out")
 BODIES = [b"held-1", b"held-2"]
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
 async def test_consumer_past_the_timeout_loses_its_channel_and_deliveries_return(broker, queue_type):
-    timeout_ms = timeouts.CONSUMER_TIMEOUT_MS
-    # Declared per queue and per consumer too, for brokers (3.12+, 4.3, LavinMQ) that
-    # take it there; the managed RabbitMQ node also enforces it globally.
-    queue = await broker.queue(queue_type, messages=BODIES, arguments={"x-consumer-timeout": timeout_ms})
-    connection = await broker.connection()
-    channel = await connection.channel()
-    await channel.consume(queue, arguments={"x-consumer-timeout": timeout_ms})
-    for _ in BODIES:
-        await channel.expect_delivery()
-    delivered_at = time.monotonic()
-
-    window = timeout_ms / 1000 + timeouts.CONSUMER_TIMEOUT_GRACE
-    action = await channel.watch(Basic.Cancel, within=window)
-    observe("timeout action after", f"{time.monotonic() - delivered_at:.2f} s")
-
-    if action is None:
-        no_action = f"no channel close and no basic.cancel within {window:.1f} s of holding unacked deliveries"
-        if broker.info.is_rabbitmq and not (broker.info.version_tuple >= (4, 3) and queue_type == "classic"):
-            raise violation("RabbitMQ enforces the consumer timeout on this queue type",
-                            f"channel.close 406 (or basic.cancel on 4.3) after ~{timeout_ms} ms", no_action)
-        unsupported(f"no consumer timeout on {queue_type} queues", no_action)
-    elif isinstance(action, Reply):
+    queue, channel, held_since = await consumer_holding(broker, queue_type, BODIES)
+    action = await await_timeout_action(broker, channel, queue_type, held_since=held_since)
+    if isinstance(action, Reply):
         observe("outcome seen", "channel closed")
-        await expect_closed(channel, code=406, text=TIMED_OUT,
+        await expect_closed(channel, code=406, text=CONSUMER_TIMED_OUT,
                             requirement="the consumer's channel is closed with PRECONDITION_FAILED")
-        await expect_open(await connection.channel(), "the connection stays open after the channel is closed")
+        await expect_open(await channel.connection.channel(), "the connection stays open after the channel is closed")
     else:
         observe("outcome seen", "basic.cancel, channel open (RabbitMQ 4.3 quorum queues)")
         await expect_open(channel, "after a timeout basic.cancel the channel stays open")

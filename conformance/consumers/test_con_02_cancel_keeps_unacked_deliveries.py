@@ -1,0 +1,40 @@
+"""CON-02: cancelling a consumer leaves its unacked deliveries alone: they are neither
+requeued nor discarded and can still be acknowledged on the channel; after cancel-ok
+the consumer receives nothing more."""
+
+import pytest
+from pamqp.commands import Basic
+
+from fixtures import (CONSUMERS, MUST, QUEUE_TYPES, Delivery, check, expect_open, expect_reply, rule,
+                      timeouts)
+
+RULE = rule("CON-02", "Cancelling a consumer neither requeues nor discards its unacked deliveries",
+            strength=MUST, guide=CONSUMERS, section="unsubscribing")
+
+
+@pytest.mark.parametrize("queue_type", QUEUE_TYPES)
+async def test_cancel_leaves_unacked_deliveries_ackable_and_stops_deliveries(broker, queue_type):
+    queue = await broker.queue(queue_type, messages=[b"held-1", b"held-2", b"waiting"])
+    connection = await broker.connection()
+    channel = await connection.channel()
+    await channel.qos(prefetch_count=2)  # the third message waits in the queue
+    consumer = await channel.consume(queue)
+    held = [await channel.expect_delivery(), await channel.expect_delivery()]
+
+    await expect_reply(channel, Basic.Cancel(consumer_tag=consumer), Basic.CancelOk,
+                       "basic.cancel of a live consumer is answered with cancel-ok")
+    ready = await broker.ready_count(queue)
+    check(ready == 1, "cancelling does not requeue the unacked deliveries",
+          expected="1 ready (the undelivered one)", actual=f"{ready} ready")
+
+    channel.ack(held[0].delivery_tag)  # frees a prefetch slot: a live consumer would now get "waiting"
+    await expect_open(channel, "an unacked delivery of a cancelled consumer can still be acked")
+    late = await channel.watch(Delivery, within=timeouts.NEGATIVE_WINDOW)
+    check(late is None, "no delivery after cancel-ok", expected="nothing within "
+          f"{timeouts.NEGATIVE_WINDOW:.1f} s", actual=late)
+
+    await channel.close()  # the other held delivery was kept, not discarded: it comes back
+    returned = await broker.take_all(queue, expected=2)
+    check(sorted(d.body for d in returned) == [b"held-2", b"waiting"],
+          "the delivery still unacked at channel close was held, not discarded",
+          expected=[b"held-2", b"waiting"], actual=sorted(d.body for d in returned))

@@ -1,0 +1,16 @@
+"""CON-03: basic.cancel with a consumer tag the channel never used is not an error: the
+broker answers cancel-ok and the channel stays open (AMQP 0-9-1, basic.cancel)."""
+
+from pamqp.commands import Basic
+
+from fixtures import CONSUMERS, MUST, expect_open, expect_reply, rule
+
+RULE = rule("CON-03", "Cancelling an unknown consumer tag is answered with cancel-ok",
+            strength=MUST, guide=CONSUMERS, section="unsubscribing")
+
+
+async def test_cancelling_an_unknown_consumer_tag_is_ignored(broker):
+    async with broker.channel() as channel:
+        await expect_reply(channel, Basic.Cancel(consumer_tag="never-registered"), Basic.CancelOk,
+                           "basic.cancel of an unknown consumer tag is answered with cancel-ok")
+        await expect_open(channel, "the channel stays open after cancelling an unknown tag")
