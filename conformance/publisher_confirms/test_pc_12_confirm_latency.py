@@ -7,13 +7,14 @@ import time
 
 import pytest
 
-from fixtures import CONFIRMS, INFO, Confirm, ConfirmLedger, QUEUE_TYPES, attach, check, observe, rule, timeouts
+from fixtures import CONFIRMS, INFO, Confirm, ConfirmLedger, QUEUE_TYPES, attach, observe, rule
 
 RULE = rule("PC-12", "Confirm latency of persistent messages under steady load (percentiles recorded)",
             strength=INFO, guide=CONFIRMS, section="publisher-confirms-latency")
 
 MESSAGES = 1000
 IN_FLIGHT = 50  # the steady load: a new publish as soon as one is confirmed
+BUDGET_S = 5.0  # a slow broker is measured on fewer messages, not waited for
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
@@ -24,8 +25,9 @@ async def test_confirm_latency_percentiles_are_recorded(broker, queue_type):
     started = time.monotonic()
     async with broker.channel() as channel:
         await channel.confirm_select()
-        while len(latency_ms) < MESSAGES:
-            while len(ledger.published) < MESSAGES and len(ledger.outstanding) < IN_FLIGHT:
+        while ledger.outstanding or (len(ledger.published) < MESSAGES and time.monotonic() - started < BUDGET_S):
+            while (len(ledger.published) < MESSAGES and len(ledger.outstanding) < IN_FLIGHT
+                   and time.monotonic() - started < BUDGET_S):
                 seq = channel.publish(b"x" * 256, routing_key=queue, persistent=True)
                 ledger.publish(seq)
                 published_at[seq] = time.monotonic()
@@ -34,13 +36,13 @@ async def test_confirm_latency_percentiles_are_recorded(broker, queue_type):
             for seq in ledger.resolved_order[resolved_before:]:
                 latency_ms[seq] = (time.monotonic() - published_at[seq]) * 1000
     elapsed = time.monotonic() - started
-    check(not ledger.problems, "the latency is measured on a well-formed confirm stream",
-          expected="each publish resolved once", actual=ledger.problems[:5])
+    if ledger.problems:  # judged by PC-04/PC-05; here only noted beside the numbers
+        observe("confirm stream problems", ledger.problems[:5])
 
     cuts = statistics.quantiles(latency_ms.values(), n=100)
     for name, value in (("p50", cuts[49]), ("p95", cuts[94]), ("p99", cuts[98]), ("max", max(latency_ms.values()))):
         observe(f"confirm latency {name}", f"{value:.1f} ms")
-    observe("load", f"{MESSAGES} persistent 256-byte messages, {IN_FLIGHT} in flight, "
-                    f"{MESSAGES / elapsed:.0f} msg/s")
+    observe("load", f"{len(latency_ms)} persistent 256-byte messages, {IN_FLIGHT} in flight, "
+                    f"{len(latency_ms) / elapsed:.0f} msg/s")
     attach("confirm latencies (ms, by sequence number)",
            "\n".join(f"{seq} {ms:.2f}" for seq, ms in sorted(latency_ms.items())))
