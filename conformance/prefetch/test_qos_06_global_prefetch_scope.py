@@ -13,8 +13,7 @@ READY = 6  # per queue: more than any limit below lets through
 SCOPES = {"per consumer": lambda limit: 2 * limit, "per channel": lambda limit: limit}
 
 
-async def unacked_on_two_consumers(broker, limit: int, global_: bool) -> str:
-    queues = [await broker.queue(messages=[b"m%d" % n for n in range(READY)]) for _ in range(2)]
+async def unacked_on_two_consumers(broker, queues: list[str], limit: int, global_: bool) -> str:
     channel = await (await broker.connection()).channel()
     try:
         await channel.qos(limit, global_=global_)
@@ -28,9 +27,11 @@ async def unacked_on_two_consumers(broker, limit: int, global_: bool) -> str:
 
 
 async def test_scope_of_each_global_flag_is_recorded(broker):
+    queues = [await broker.queue(messages=[b"m%d" % n for n in range(READY)]) for _ in range(4)]
     # Both channels count within the same quiet window.
-    per_flag_false, per_flag_true = await asyncio.gather(unacked_on_two_consumers(broker, 2, global_=False),
-                                                         unacked_on_two_consumers(broker, 3, global_=True))
+    per_flag_false, per_flag_true = await asyncio.gather(
+        unacked_on_two_consumers(broker, queues[:2], 2, global_=False),
+        unacked_on_two_consumers(broker, queues[2:], 3, global_=True))
     observe("broker version", str(broker.info))
     observe("global=false", per_flag_false)
     observe("global=true", per_flag_true)
