@@ -18,7 +18,9 @@ async def test_prefetch_holds_deliveries_until_an_ack(broker, queue_type):
     async with broker.channel() as channel:
         await channel.qos(PREFETCH)
         await channel.consume(queue)
-        first = [await channel.expect_delivery() for _ in range(PREFETCH)]
+        first = await deliveries_until_quiet(channel, expected=PREFETCH, quiet=0)
+        check(len(first) == PREFETCH, f"with prefetch {PREFETCH} and {READY} ready, {PREFETCH} are delivered",
+              expected=PREFETCH, actual=len(first))
 
         channel.ack(first[0].delivery_tag)
         after_one_ack = await deliveries_until_quiet(channel, expected=1)

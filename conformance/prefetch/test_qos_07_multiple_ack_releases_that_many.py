@@ -25,7 +25,8 @@ async def test_settling_k_at_once_releases_k_more(broker, queue_type, settle):
     async with broker.channel() as channel:
         await channel.qos(PREFETCH)
         await channel.consume(queue)
-        held = [await channel.expect_delivery() for _ in range(PREFETCH)]
+        held = await deliveries_until_quiet(channel, expected=PREFETCH, quiet=0)
+        check(len(held) == PREFETCH, f"prefetch {PREFETCH} is filled first", expected=PREFETCH, actual=len(held))
 
         SETTLE_MANY[settle](channel, held[SETTLED - 1].delivery_tag)
         released = await deliveries_until_quiet(channel, expected=SETTLED)
