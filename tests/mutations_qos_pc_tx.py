@@ -40,6 +40,16 @@ def duplicate_deliveries():
     return content_mutation(spec.Basic.Deliver, emit)
 
 
+def duplicate_released_deliveries():
+    """Deliveries past the fourth on a channel (those an ack released) arrive twice: a settle releases too many."""
+    def emit(ch, m, h, b):
+        if m.delivery_tag <= 4:
+            return [(ch, m), (ch, h), (ch, b)]
+        copy = spec.Basic.Deliver(m.consumer_tag, m.delivery_tag + 100000, m.redelivered, m.exchange, m.routing_key)
+        return [(ch, m), (ch, h), (ch, b), (ch, copy), (ch, h), (ch, b)]
+    return content_mutation(spec.Basic.Deliver, emit)
+
+
 def drop_deliveries_after_ten():
     """Only the first ten deliveries of a connection reach the client: a limit where none should be."""
     seen = {"n": 0}
@@ -134,6 +144,7 @@ def get_after_recover_is_empty():
 RUNS = [
     ("get_after_recover_is_empty", get_after_recover_is_empty, "tx_05"),
     ("duplicate_deliveries", duplicate_deliveries, "qos_01 or qos_07"),
+    ("duplicate_released_deliveries", duplicate_released_deliveries, "qos_07"),
     ("drop_deliveries_after_ten", drop_deliveries_after_ten, "qos_02 or qos_03"),
     ("get_ok_becomes_get_empty", get_ok_becomes_get_empty, "qos_04 or tx_05"),
     ("get_empty_becomes_get_ok", get_empty_becomes_get_ok, "tx_04 or tx_05"),
