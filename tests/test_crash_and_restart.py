@@ -1,0 +1,53 @@
+"""Integration: ManagedBroker.crash_and_restart() kills the broker with SIGKILL and
+brings it back on the same address, credentials and data (what PC-10 and FLT-08 use)."""
+
+import asyncio
+import os
+
+import pytest
+from pamqp import commands as spec
+
+from fixtures.managed_brokers import MANAGED_BROKERS
+from fixtures.wire import Confirm, Delivery, WireConnection
+
+pytestmark = pytest.mark.integration
+
+
+async def publish_confirmed(target, queue: str, body: bytes) -> Confirm:
+    connection = await WireConnection.open(target)
+    try:
+        channel = await connection.channel()
+        await channel.call(spec.Queue.Declare(queue=queue, durable=True, arguments={"x-queue-type": "classic"}),
+                           spec.Queue.DeclareOk)
+        await channel.confirm_select()
+        channel.publish(body, routing_key=queue, persistent=True)
+        return await channel.expect(Confirm)
+    finally:
+        await connection.close()
+
+
+async def get_one(target, queue: str) -> Delivery | None:
+    connection = await WireConnection.open(target)
+    try:
+        return await (await connection.channel()).get(queue, no_ack=True)
+    finally:
+        await connection.close()
+
+
+@pytest.mark.parametrize("name", MANAGED_BROKERS)
+def test_a_crashed_broker_comes_back_with_its_data(name):
+    node = MANAGED_BROKERS[name]()
+    target = node.start()
+    try:
+        first_pid = node.process.pid
+        assert asyncio.run(publish_confirmed(target, "crash-probe", b"kept")).ack
+
+        seconds = node.crash_and_restart()
+
+        assert node.process.pid != first_pid and node.process.poll() is None
+        with pytest.raises(ProcessLookupError):
+            os.kill(first_pid, 0)  # the old process is gone (killed, not left running)
+        delivery = asyncio.run(get_one(target, "crash-probe"))
+        assert delivery is not None and delivery.body == b"kept", f"after a {seconds:.1f} s restart: {delivery}"
+    finally:
+        node.cleanup()
