@@ -1,3 +1,5 @@
 # The suite's pytest plugin lives in fixtures/; loading it here makes `pytest` in the
 # repo root (and `pytest conformance/...`) pick it up with no install step.
 pytest_plugins = ["fixtures.plugin"]
+# Options and report labels of the model-based checks (conformance/model/).
+pytest_plugins = [*pytest_plugins, "fixtures.models.plugin"]
