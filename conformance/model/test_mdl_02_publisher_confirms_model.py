@@ -11,9 +11,5 @@ RULE = rule("MDL-02", "Random publishes in and out of confirm mode give a well-f
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", covers=CONFIRM_COVERS)
 
 
-async def _needs_confirms(broker):
-    await broker.require("confirms")
-
-
 def test_random_publishes_give_a_well_formed_confirm_stream(broker):
     run_machine(broker, PublisherConfirmMachine)
