@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+MODEL_CHECKS = ["MDL-01", "MDL-02"]  # model-based checks, covering many rules each (conformance/model/)
 SEVEN_RULES = ["ACK-03", "ACK-04", "ACK-05", "RD-02", "PC-02", "PC-04", "PC-05", "PC-06", "TX-01", "TX-02", "CON-10"]
 
 

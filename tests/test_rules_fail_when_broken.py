@@ -14,9 +14,9 @@ pytestmark = pytest.mark.integration
 BROKEN_RULES = {
     "hide_precondition_failed": ("ack_03 or ack_04 or ack_05 or tx_01 or tx_02 or (con_10 and classic)",
                                  {"ACK-03", "ACK-04", "ACK-05", "TX-01", "TX-02", "CON-10"}),
-    "clear_redelivered": ("rd_02", {"RD-02"}),
-    "shift_confirm_tags": ("pc_02 or pc_04 or pc_05", {"PC-02", "PC-04", "PC-05"}),
-    "duplicate_confirms": ("pc_04 or pc_05", {"PC-04", "PC-05"}),
+    "clear_redelivered": ("rd_02 or mdl_01", {"RD-02", "MDL-01"}),
+    "shift_confirm_tags": ("pc_02 or pc_04 or pc_05 or mdl_02", {"PC-02", "PC-04", "PC-05", "MDL-02"}),
+    "duplicate_confirms": ("pc_04 or pc_05 or mdl_02", {"PC-04", "PC-05", "MDL-02"}),
 }
 
 
