@@ -17,7 +17,8 @@ async def publish_confirmed(target, queue: str, body: bytes) -> Confirm:
     connection = await WireConnection.open(target)
     try:
         channel = await connection.channel()
-        await channel.call(spec.Queue.Declare(queue=queue, durable=True, arguments={"x-queue-type": "classic"}),
+        # No x-queue-type: Qpid refuses the argument, and every managed broker defaults to classic.
+        await channel.call(spec.Queue.Declare(queue=queue, durable=True),
                            spec.Queue.DeclareOk)
         await channel.confirm_select()
         channel.publish(body, routing_key=queue, persistent=True)
