@@ -7,6 +7,7 @@ ci/setup installs into ~/.cache/amqp-conformance/allure-<version> (no Java).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -125,3 +126,16 @@ def generate(staged: Path, report_dir: Path, broker_keys: dict[str, tuple[str, s
     html = index.read_text()
     index.write_text(GTAG.sub("", html))
     return index
+
+
+def history_id(result: dict) -> str:
+    """Allure 3's history key of one result file, in plain Python: the reference the
+    Spark column (pipeline.allure_history_id) is tested against."""
+    kept = [p for p in result.get("parameters") or [] if not p.get("excluded")]
+    kept.sort(key=lambda p: (p.get("name") or "", p.get("value") or ""))
+    params = ",".join(f"{p.get('name') or ''}:{p.get('value') or ''}" for p in kept)
+    return f"{_md5(result['fullName'])}.{_md5(params)}"
+
+
+def _md5(text: str) -> str:
+    return hashlib.md5(text.encode()).hexdigest()
