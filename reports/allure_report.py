@@ -134,7 +134,10 @@ def history_id(result: dict) -> str:
     kept = [p for p in result.get("parameters") or [] if not p.get("excluded")]
     kept.sort(key=lambda p: (p.get("name") or "", p.get("value") or ""))
     params = ",".join(f"{p.get('name') or ''}:{p.get('value') or ''}" for p in kept)
-    return f"{_md5(result['fullName'])}.{_md5(params)}"
+    # Allure 3's reader takes allure-python's testCaseId as the test id and hashes it
+    # again; without one it hashes the full name.
+    case = _md5(result["testCaseId"]) if result.get("testCaseId") else _md5(result["fullName"])
+    return f"{case}.{_md5(params)}"
 
 
 def _md5(text: str) -> str:

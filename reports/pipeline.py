@@ -114,14 +114,16 @@ def label(name: str):
 
 
 def allure_history_id():
-    """What Allure 3 keys history by: md5(fullName) '.' md5(sorted 'name:value' of the
-    parameters that are not excluded)."""
+    """What Allure 3 keys history by: md5(testCaseId) (md5(fullName) without one) '.'
+    md5(sorted 'name:value' of the parameters that are not excluded)."""
     kept = F.filter(F.coalesce("parameters", F.array().cast(T.ArrayType(PARAMETER))),
                     lambda p: ~F.coalesce(p["excluded"], F.lit(False)))
     ordered = F.array_sort(F.transform(kept, lambda p: F.struct(F.coalesce(p["name"], F.lit("")).alias("n"),
                                                                 F.coalesce(p["value"], F.lit("")).alias("v"))))
     joined = F.array_join(F.transform(ordered, lambda s: F.concat(s["n"], F.lit(":"), s["v"])), ",")
-    return F.concat(F.md5(F.col("fullName")), F.lit("."), F.md5(joined))
+    case = F.md5(F.when(F.col("testCaseId").isNotNull() & (F.col("testCaseId") != ""), F.col("testCaseId"))
+                 .otherwise(F.col("fullName")))
+    return F.concat(case, F.lit("."), F.md5(joined))
 
 
 def shape_results(results: DataFrame, runs: DataFrame) -> DataFrame:

@@ -40,6 +40,8 @@ def make_run(root: Path, run_id: str, broker: str, version: str, started: str, c
                   "labels": [{"name": "rule", "value": case["rule"]}, {"name": "outcome", "value": case["outcome"]},
                              {"name": "broker_name", "value": broker}, {"name": "broker_version", "value": version}],
                   "parameters": case.get("parameters", [])}
+        if case.get("testCaseId"):
+            result["testCaseId"] = case["testCaseId"]
         if case.get("message"):
             result["statusDetails"] = {"message": case["message"]}
         attachments = []
@@ -139,7 +141,7 @@ def test_history_id_is_the_key_allure_uses(spark, tmp_path):
               {"name": "reply", "value": "'channel.close 406'", "excluded": True}]
     root = tmp_path / "runs"
     run = make_run(root, "h0", "RabbitMQ", "3.10.8", "2026-11-01T10:00:00+00:00",
-                   [{"rule": "ACK-03", "outcome": "pass", "parameters": params},
+                   [{"rule": "ACK-03", "outcome": "pass", "parameters": params, "testCaseId": "4376841140f780e4"},
                     {"rule": "ACK-04", "outcome": "pass"}])
     _, _, shaped = load_shaped(spark, root, tmp_path)
     expected = [Row(uuid=json.loads(p.read_text())["uuid"], history_id=allure_report.history_id(json.loads(p.read_text())))
