@@ -24,9 +24,11 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-back
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """garagemq breaks RD-02 (requeued deliveries without redelivered=true) and keeps PC-02."""
+    """garagemq breaks RD-02 (requeued deliveries without redelivered=true) and keeps PC-02;
+    a stand-in baseline marks RD-02 as a known deviation."""
     run_dir = tmp_path_factory.mktemp("run")
-    suite = run_suite(run_dir, "--broker", "garagemq", "-k", "rd_02 or pc_02", "--run-dir", str(run_dir))
+    suite = run_suite(run_dir, "--broker", "garagemq", "-k", "rd_02 or pc_02", "--run-dir", str(run_dir),
+                      "-p", "tests.deviation_baseline_plugin")
     assert (run_dir / "manifest.json").exists(), suite.output[-3000:]
     site = run_dir / "site"
     done = subprocess.run([sys.executable, "-m", "reports", "build", str(run_dir), "--out", str(site)],
@@ -41,6 +43,9 @@ def test_the_run_stores_its_manifest_without_credentials(built):
     assert manifest["broker"] == "garagemq" and manifest["allure_results"] == "allure"
     assert manifest["outcomes"]["fail"] == sum(1 for c in suite.cases if c.outcome == "fail") == 2
     assert manifest["outcomes"]["pass"] == 1
+    assert manifest["outcomes"]["deviation"] == 2  # both RD-02 cases; their verdicts stay "fail"
+    assert all(c.properties.get("deviation", "").startswith("baseline:") for c in suite.cases
+               if c.properties["rule"] == "RD-02")
     assert ":***@" in manifest["target"]
     for name in ("environment.properties", "executor.json", "categories.json"):
         assert (run_dir / "allure" / name).exists(), name
@@ -56,6 +61,7 @@ def test_the_matrix_contains_the_runs_rules(built):
     assert {rule for _, rule in rows} == {c.properties["rule"] for c in suite.cases}
     page = (site / "index.html").read_text()
     assert "data-rule='RD-02' data-broker='garagemq 0.1' data-outcome='fail'" in page
+    assert rows[("garagemq 0.1", "RD-02")]["known_deviation"] == "True"
     assert (site / "allure" / "index.html").exists()
     assert "googletagmanager" not in (site / "allure" / "index.html").read_text()
 
@@ -103,6 +109,9 @@ def test_browser_finds_the_failed_rule_with_expected_and_actual(built, tmp_path)
             assert "expected: redelivered=true for all" in text
             assert "actual:" in text and "False" in text
             assert "RD-02" in text
+            # grouped under the baseline's known deviation, not as a plain failure
+            assert "Category: Known deviation (baseline)" in text
+            assert "known deviation: baseline: garagemq requeues without redelivered=true" in text
             page.screenshot(path=str(SCREENSHOTS / "allure-failed-rule.png"))
             shutil.copy(SCREENSHOTS / "allure-failed-rule.png", tmp_path / "allure-failed-rule.png")
         finally:
