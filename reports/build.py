@@ -108,7 +108,8 @@ def build(paths: list[Path], out: Path, master: str = "local[*]", known_brokers:
         report_link = "allure/index.html"
         seconds["allure"] = time.monotonic() - mark
     page = out / "index.html"
-    page.write_text(site.render(matrix, flaky, safety, latency, run_rows, report_link, landed.problems))
+    page.write_text(site.render(matrix, flaky, safety, latency, run_rows, report_link, landed.problems,
+                                 in_report=chosen))
     summary["matrix_page"] = str(page)
     summary.update(matrix=matrix, flaky=flaky, safety=safety, latency=latency)
     seconds["total"] = time.monotonic() - started

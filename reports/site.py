@@ -17,7 +17,8 @@ def esc(value) -> str:
 
 
 def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: list[dict], runs: list[dict],
-           report_link: str | None, problems: list[str]) -> str:
+           report_link: str | None, problems: list[str], in_report: set[str] | None = None) -> str:
+    """in_report: the run ids the Allure report holds; only their results can be linked."""
     brokers = sorted({r["broker_key"] for r in matrix})
     rules = sorted({r["rule"] for r in matrix}, key=_rule_order)
     cells = {(r["broker_key"], r["rule"]): r for r in matrix}
@@ -43,7 +44,7 @@ def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: l
                     f"<small>{cell['pass_rate'] * 100:.0f}% ({cell['runs']})</small>")
             title = esc(f"{rule_id} on {broker}: {outcome} in run {cell['latest_run']}\n"
                         f"{cell.get('latest_message') or ''}")
-            if report_link and cell.get("latest_report_id"):
+            if report_link and cell.get("latest_report_id") and (in_report is None or cell["latest_run"] in in_report):
                 text = f"<a href='{esc(report_link)}#{esc(cell['latest_report_id'])}'>{text}</a>"
             row.append(f"<td class=cell data-rule='{esc(rule_id)}' data-broker='{esc(broker)}' "
                        f"data-outcome='{esc(outcome)}' style='background:{COLOURS.get(outcome, '#fff')}' "

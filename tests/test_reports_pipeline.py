@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-pyspark = pytest.importorskip("pyspark", reason="pyspark is a pinned dependency: run ci/setup")
-from pyspark.sql import Row  # noqa: E402
-from pyspark.testing import assertDataFrameEqual  # noqa: E402
+from pyspark.sql import Row
+from pyspark.testing import assertDataFrameEqual
 
-from reports import allure_report, landing, pipeline, synthetic  # noqa: E402
-from reports.build import build  # noqa: E402
+from reports import allure_report, landing, pipeline, synthetic
+from reports.build import build
 
 pytestmark = pytest.mark.spark
 
