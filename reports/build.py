@@ -41,6 +41,10 @@ def main(argv: list[str] | None = None) -> int:
                     allure=not args.no_allure)
     for problem in summary["problems"]:
         print(f"[reports] {problem}", file=sys.stderr)
+    if not summary["runs"]:
+        where = ", ".join(str(p) for p in (args.paths or [HERE / "runs"]))
+        print(f"[reports] no complete run found in {where}: run ci/suite first", file=sys.stderr)
+        return 2
     print(f"[reports] {summary['runs']} runs, {summary['results']} results, {summary['events']} events, "
           f"{summary['checks']} history checks; {len(summary['problems'])} inputs skipped")
     print(f"[reports] matrix: {summary['matrix_page']}" + (f"; Allure: {summary['allure']}" if summary["allure"] else ""))
