@@ -86,7 +86,7 @@ def build(paths: list[Path], out: Path, master: str = "local[*]", known_brokers:
         per_run = pipeline.rule_runs(results).cache()
         matrix = _rows(pipeline.matrix(per_run))
         flaky = _rows(pipeline.flaky(per_run))
-        safety = _rows(pipeline.safety(checks, results))
+        safety = _rows(pipeline.safety(checks, results, events))
         latency = _rows(pipeline.confirm_latency(events, checks, results))
         run_rows = _rows(runs.select("run_id", "broker", "broker_version", "started_at", "outcomes"))
         for row in run_rows:

@@ -199,35 +199,79 @@ def flaky(per_run: DataFrame) -> DataFrame:
             .withColumn("flip_rate", F.round(F.col("flips") / (F.col("runs") - 1), 4)))
 
 
-def safety(checks: DataFrame, shaped: DataFrame) -> DataFrame:
-    """Safety findings from the fault tests' history checks, by broker and fault."""
+def safety(checks: DataFrame, shaped: DataFrame, events: DataFrame | None = None) -> DataFrame:
+    """Safety findings from the fault tests' history checks, by broker and fault; with the
+    events, also what the histories themselves show (the *_seen columns), so a checker
+    that misses something stands out."""
     keyed = checks.join(shaped.select(F.col("uuid").alias("result_uuid"), "run_id", "broker_key", "rule"),
                         ["run_id", "result_uuid"], "inner")
+    seen_cols = ("lost_seen", "duplicated_seen", "unexpected_seen", "unflagged_seen")
+    if events is not None:
+        keyed = keyed.join(seen_in_histories(events), KEY, "left")
+    else:
+        keyed = keyed.select("*", *[F.lit(None).cast("long").alias(c) for c in seen_cols])
     sizes = [F.sum(F.greatest(F.size(F.coalesce(F.col(k), F.array().cast(ID_LIST))), F.lit(0))).alias(k)
              for k in SAFETY_KINDS]
     return (keyed.groupBy("broker_key", F.coalesce("fault", F.lit("none")).alias("fault"))
             .agg(F.count("*").alias("checked_tests"), F.countDistinct("run_id").alias("runs"),
                  F.sum("published").alias("published"), F.sum("confirmed").alias("confirmed"),
                  F.sum("delivered").alias("delivered"), *sizes,
+                 *[F.sum(F.coalesce(c, F.lit(0))).alias(c) for c in seen_cols],
                  F.max("detection_latency_s").alias("max_detection_latency_s"))
             .withColumn("violations", sum(F.col(k) for k in SAFETY_KINDS if k != "recovered")))
 
 
-def confirm_latency(events: DataFrame, checks: DataFrame, shaped: DataFrame) -> DataFrame:
-    """publish -> confirm latency (ms) per published seq, then percentiles by broker and
-    fault. A multiple=true confirm covers every seq above the previous watermark."""
-    key = ["run_id", "result_uuid"]
-    publishes = events.where("kind = 'publish' AND seq IS NOT NULL").select(*key, "seq", F.col("t").alias("t_pub"))
-    confirms = events.where("kind = 'confirm' AND seq IS NOT NULL").select(*key, "seq", "multiple", "t")
-    single = confirms.where(~F.coalesce("multiple", F.lit(False))).select(*key, "seq", F.col("t").alias("t_conf"))
+KEY = ["run_id", "result_uuid"]
+
+
+def first_confirms(events: DataFrame) -> DataFrame:
+    """Each published seq's first confirm (time and ack/nack). A multiple=true confirm
+    covers every seq above the previous multiple confirm's watermark."""
+    key = KEY
+    confirms = events.where("kind = 'confirm' AND seq IS NOT NULL").select(*key, "seq", "multiple", "ack", "t")
+    single = (confirms.where(~F.coalesce("multiple", F.lit(False)))
+              .select(*key, "seq", F.col("t").alias("t_conf"), "ack"))
     w = Window.partitionBy(*key).orderBy("t", "seq").rowsBetween(Window.unboundedPreceding, -1)
     multi = (confirms.where(F.coalesce("multiple", F.lit(False)))
              .withColumn("floor", F.coalesce(F.max("seq").over(w), F.lit(0)))
              .where(F.col("seq") > F.col("floor"))
              .select(*key, F.explode(F.sequence(F.col("floor") + 1, F.col("seq"))).alias("seq"),
-                     F.col("t").alias("t_conf")))
-    first_confirm = single.unionByName(multi).groupBy(*key, "seq").agg(F.min("t_conf").alias("t_conf"))
-    latencies = (publishes.join(first_confirm, [*key, "seq"], "inner")
+                     F.col("t").alias("t_conf"), "ack"))
+    return (single.unionByName(multi).groupBy(*key, "seq")
+            .agg(F.min("t_conf").alias("t_conf"), F.min_by(F.coalesce("ack", F.lit(True)), "t_conf").alias("ack")))
+
+
+def seen_in_histories(events: DataFrame) -> DataFrame:
+    """The safety counts the histories themselves show, per fault test, independently of
+    the checker's verdict: confirmed (acked) but never delivered, delivered more than
+    once, delivered but never published, and a repeat delivery without redelivered=true."""
+    key = KEY
+    published = events.where("kind = 'publish' AND message_id IS NOT NULL").select(*key, "seq", "message_id")
+    acked = (published.join(first_confirms(events).where("ack"), [*key, "seq"], "inner")
+             .select(*key, "message_id").distinct())
+    order = Window.partitionBy(*key, "message_id").orderBy("t", "line")
+    deliveries = (events.where("kind = 'deliver' AND message_id IS NOT NULL")
+                  .withColumn("n", F.row_number().over(order))
+                  .groupBy(*key, "message_id")
+                  .agg(F.count("*").alias("deliveries"),
+                       F.sum(((F.col("n") > 1) & ~F.coalesce("redelivered", F.lit(False))).cast("int"))
+                       .alias("unflagged")))
+    ids = published.select(*key, "message_id").distinct().withColumn("published", F.lit(True))
+    per_id = (deliveries.join(ids, [*key, "message_id"], "full")
+              .join(acked.withColumn("acked", F.lit(True)), [*key, "message_id"], "full"))
+    return (per_id.groupBy(*key).agg(
+        F.sum((F.col("acked") & F.col("deliveries").isNull()).cast("int")).alias("lost_seen"),
+        F.sum((F.col("deliveries") > 1).cast("int")).alias("duplicated_seen"),
+        F.sum((F.col("deliveries").isNotNull() & F.col("published").isNull()).cast("int")).alias("unexpected_seen"),
+        F.sum((F.coalesce("unflagged", F.lit(0)) > 0).cast("int")).alias("unflagged_seen")))
+
+
+def confirm_latency(events: DataFrame, checks: DataFrame, shaped: DataFrame) -> DataFrame:
+    """publish -> first confirm latency (ms) per published seq, then percentiles by broker
+    and fault (the history check's fault, else the history's first fault event)."""
+    key = KEY
+    publishes = events.where("kind = 'publish' AND seq IS NOT NULL").select(*key, "seq", F.col("t").alias("t_pub"))
+    latencies = (publishes.join(first_confirms(events), [*key, "seq"], "inner")
                  .withColumn("latency_ms", (F.col("t_conf") - F.col("t_pub")) * 1000.0)
                  .where(F.col("latency_ms") >= 0))
     fault_of_history = (events.where("kind = 'fault'").groupBy(*key)

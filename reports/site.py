@@ -57,8 +57,11 @@ def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: l
     parts.append("<h2>Safety findings from fault histories</h2>"
                  + _table(safety, ["broker_key", "fault", "runs", "checked_tests", "published", "confirmed",
                                    "delivered", "lost", "unexpected", "duplicated", "unflagged_redeliveries",
-                                   "double_resolutions", "watermark_violations", "recovered", "violations"],
+                                   "double_resolutions", "watermark_violations", "recovered", "violations",
+                                   "lost_seen", "duplicated_seen", "unexpected_seen", "unflagged_seen"],
                           highlight="violations"))
+    parts.append("<p class=meta>lost ... watermark_violations: the fault layer's history checks; "
+                 "*_seen: counted by the pipeline from the message histories themselves.</p>")
     parts.append("<h2>Flaky rules (mixed outcomes for one broker)</h2>"
                  + _table(flaky, ["broker_key", "rule", "runs", "outcomes", "flips", "flip_rate"]))
     if problems:

@@ -28,7 +28,7 @@ OUTCOME_STATUS = {"pass": "passed", "fail": "failed", "non-strict": "passed", "u
 
 
 def generate(out: Path, runs: int = 10, rules: int = 30, cases: int = 2, fault_tests: int = 3,
-             events: int = 2000, seed: int = 1, start: datetime | None = None) -> dict:
+             events: int = 2000, seed: int = 1, start: datetime | None = None, anomalies: float = 0.2) -> dict:
     rng = random.Random(seed)
     out.mkdir(parents=True, exist_ok=True)
     start = start or datetime(2026, 11, 1, tzinfo=timezone.utc)
@@ -55,7 +55,7 @@ def generate(out: Path, runs: int = 10, rules: int = 30, cases: int = 2, fault_t
                 totals["results"] += 1
         for f in range(fault_tests):
             fault = FAULTS[(n + f) % len(FAULTS)]
-            history, check = history_for(rng, fault, events)
+            history, check = history_for(rng, fault, events, anomalies)
             _write_result(results_dir, rng, f"FT-{f + 1:02d}", 0, "pass" if not _violations(check) else "fail",
                           broker, version, clock_ms, fault=fault, history=history, check=check)
             counts["pass" if not _violations(check) else "fail"] = counts.get(
@@ -108,7 +108,7 @@ def _write_result(results_dir: Path, rng: random.Random, rule_id: str, case: int
     (results_dir / f"{test_uuid}-result.json").write_text(json.dumps(result))
 
 
-def history_for(rng: random.Random, fault: str, events: int) -> tuple[list[dict], dict]:
+def history_for(rng: random.Random, fault: str, events: int, anomalies: float = 0.2) -> tuple[list[dict], dict]:
     """One publisher (confirm mode) and one consumer; about `events` events in all."""
     per_message = 4  # publish, confirm (some multiple), deliver, ack
     messages = max(events // per_message, 2)
@@ -117,7 +117,8 @@ def history_for(rng: random.Random, fault: str, events: int) -> tuple[list[dict]
     t = 1000.0
     history: list[dict] = [{"t": t, "kind": "fault", "name": fault, "phase": "applied", "detail": "synthetic"}]
     lost, duplicated, unflagged = [], [], []
-    anomalous = rng.random() < 0.2
+    anomalous = rng.random() < anomalies
+    lose_every, duplicate_every = max(messages // 4, 3), max(messages // 4, 3) + 1
     pending: list[tuple[int, float]] = []
     tag = 0
     last_confirm = t
@@ -130,11 +131,11 @@ def history_for(rng: random.Random, fault: str, events: int) -> tuple[list[dict]
             t_conf = last_confirm = max(last_confirm, t + rng.expovariate(1 / base_latency))
             history.append({"t": t_conf, "kind": "confirm", "seq": seq, "multiple": len(pending) > 1, "ack": True})
             pending = []
-        if anomalous and seq % 97 == 0:
+        if anomalous and seq % lose_every == 0:
             lost.append(message_id)
             continue
         tag += 1
-        redelivered = anomalous and seq % 89 == 0
+        redelivered = anomalous and seq % duplicate_every == 0
         history.append({"t": t + 0.001, "kind": "deliver", "message_id": message_id, "delivery_tag": tag,
                         "redelivered": False, "consumer": "c1", "channel": 2})
         history.append({"t": t + 0.0012, "kind": "ack", "delivery_tag": tag, "multiple": False, "channel": 2})

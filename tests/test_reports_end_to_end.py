@@ -15,7 +15,8 @@ import pytest
 from reports import allure_report
 from tests.suite_runs import REPO, run_suite
 
-pytestmark = pytest.mark.integration
+# A suite run, a Spark build and a browser: more than the suite-wide 60 s backstop when loaded.
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(420)]
 SCREENSHOTS = REPO / "reports" / "site" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
