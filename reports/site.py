@@ -20,6 +20,8 @@ def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: l
            report_link: str | None, problems: list[str], in_report: set[str] | None = None) -> str:
     """in_report: the run ids the Allure report holds; only their results can be linked."""
     brokers = sorted({r["broker_key"] for r in matrix})
+    latency, safety = sorted(latency, key=_by_broker_fault), sorted(safety, key=_by_broker_fault)
+    flaky = sorted(flaky, key=lambda r: (r["broker_key"], _rule_order(r["rule"])))
     rules = sorted({r["rule"] for r in matrix}, key=_rule_order)
     cells = {(r["broker_key"], r["rule"]): r for r in matrix}
     parts = [_HEAD, f"<h1>AMQP 0-9-1 conformance matrix</h1><p class=meta>{len(runs)} runs, "
@@ -71,6 +73,10 @@ def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: l
     return "\n".join(parts)
 
 
+def _by_broker_fault(row: dict):
+    return row["broker_key"], row["fault"]
+
+
 def _rule_order(rule_id: str):
     area, _, number = rule_id.partition("-")
     return (area, int(number) if number.isdigit() else 0, rule_id)
@@ -112,7 +118,7 @@ def _runs_plot(runs: list[dict]) -> str:
 def _latency_plot(latency: list[dict]) -> str:
     if not latency:
         return "<p class=empty>no message histories with confirms</p>"
-    width, row_h = 900, 22
+    width, row_h, bars = 1150, 22, 540
     top = max(r["p99_ms"] or 0 for r in latency) or 1
     svg = [f"<svg class=plot width='{width}' height='{row_h * len(latency) + 20}' role='img' "
            f"aria-label='confirm latency percentiles'>"]
@@ -120,11 +126,11 @@ def _latency_plot(latency: list[dict]) -> str:
         y = 10 + i * row_h
         svg.append(f"<text x='0' y='{y + 12}' font-size='11'>{esc(r['broker_key'])} / {esc(r['fault'])}</text>")
         for p, colour in (("p99_ms", "#fca5a5"), ("p90_ms", "#f87171"), ("p50_ms", "#b91c1c")):
-            w = (r[p] or 0) / top * (width - 330)
+            w = (r[p] or 0) / top * bars
             svg.append(f"<rect x='260' y='{y}' width='{w:.1f}' height='14' fill='{colour}'>"
                        f"<title>{p[:-3]} {r[p]} ms</title></rect>")
-        svg.append(f"<text x='{265 + (width - 330)}' y='{y + 12}' font-size='10'>p50 {r['p50_ms']} / "
-                   f"p99 {r['p99_ms']} ms</text>")
+        svg.append(f"<text x='{270 + bars}' y='{y + 12}' font-size='10'>p50 {r['p50_ms']} / "
+                   f"p90 {r['p90_ms']} / p99 {r['p99_ms']} ms ({r['confirms']} confirms)</text>")
     svg.append("</svg>")
     return "".join(svg)
 
