@@ -1,5 +1,7 @@
 # The suite's pytest plugin lives in fixtures/; loading it here makes `pytest` in the
 # repo root (and `pytest conformance/...`) pick it up with no install step. The baseline
 # plugin compares outcomes with conformance/baselines/; the model plugin carries the
-# options and report labels of the model-based checks (conformance/model/).
-pytest_plugins = ["fixtures.plugin", "fixtures.baseline_plugin", "fixtures.models.plugin"]
+# options and report labels of the model-based checks (conformance/model/); the run store
+# writes each run's folder under reports/runs/.
+pytest_plugins = ["fixtures.plugin", "fixtures.baseline_plugin", "fixtures.models.plugin",
+                  "fixtures.run_store"]

@@ -1,0 +1,22 @@
+"""python -m reports build [PATH ...] | synthetic OUT [--runs N ...] | bench"""
+
+import sys
+
+
+def main() -> int:
+    command, args = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("", [])
+    if command == "build":
+        from .build import main as build
+        return build(args)
+    if command == "synthetic":
+        from .synthetic import main as synthetic
+        return synthetic(args)
+    if command == "bench":
+        from .bench import main as bench
+        return bench(args)
+    print(__doc__.strip(), file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

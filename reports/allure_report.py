@@ -1,0 +1,144 @@
+"""The Allure 3 HTML report: the latest run of each broker and version, side by side as
+Allure environments, with history points for the older runs written by the pipeline.
+
+Allure 3 is the npm package `allure` at the version in reports/allure_version, which
+ci/setup installs into ~/.cache/amqp-conformance/allure-<version> (no Java).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from fixtures.run_store import CATEGORIES
+
+HERE = Path(__file__).resolve().parent
+VERSION = (HERE / "allure_version").read_text().strip()
+GTAG = re.compile(r"<script[^>]*googletagmanager[^>]*>\s*</script>\s*(<script>[^<]*gtag\([^<]*</script>)?", re.S)
+
+
+class AllureMissing(RuntimeError):
+    pass
+
+
+def allure_bin() -> Path:
+    cache = Path(os.environ.get("AMQP_CONFORMANCE_CACHE", Path.home() / ".cache" / "amqp-conformance"))
+    path = cache / f"allure-{VERSION}" / "node_modules" / ".bin" / "allure"
+    if not path.exists():
+        raise AllureMissing(f"Allure {VERSION} is not installed at {path}: run ci/setup")
+    return path
+
+
+def environment_id(broker_key: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "_", broker_key)
+
+
+def stage_results(allure_dirs: dict[str, Path], staged: Path) -> int:
+    """Copy the chosen runs' results, normalised so categories can see what the
+    outcome label says: a known deviation's message starts "known deviation:", a passed
+    non-strict result gets the message "non-strict: <finding>"."""
+    if staged.exists():
+        shutil.rmtree(staged)
+    staged.mkdir(parents=True)
+    n = 0
+    for run_id, source in allure_dirs.items():
+        for path in source.iterdir():
+            if path.name.endswith("-result.json"):
+                try:
+                    result = json.loads(path.read_text())
+                except ValueError:
+                    continue  # reported by the landing step
+                (staged / path.name).write_text(json.dumps(_normalise(result, source)))
+                n += 1
+            elif path.is_file() and ("-attachment" in path.name or path.name.endswith("-container.json")):
+                shutil.copyfile(path, staged / path.name)
+    (staged / "categories.json").write_text(json.dumps(CATEGORIES, indent=2))
+    return n
+
+
+def _normalise(result: dict, source: Path) -> dict:
+    labels = {l.get("name"): l.get("value") for l in result.get("labels", []) if isinstance(l, dict)}
+    details = result.setdefault("statusDetails", {})
+    message = details.get("message") or ""
+    if labels.get("outcome") == "non-strict" and not message:
+        findings = [a for a in result.get("attachments", []) if a.get("name") == "non-strict findings"]
+        text = ""
+        if findings:
+            try:
+                text = (source / findings[0]["source"]).read_text().strip()
+            except OSError:
+                pass
+        message = f"non-strict: {text or 'a SHOULD difference was recorded'}"
+    if labels.get("deviation"):
+        message = f"known deviation: {labels['deviation']}\n{message}"
+    if message:
+        details["message"] = message
+    return result
+
+
+def write_config(report_dir: Path, broker_keys: dict[str, tuple[str, str]], history: Path, name: str) -> Path:
+    environments = {}
+    for key, (broker, version) in sorted(broker_keys.items()):
+        environments[environment_id(key)] = (
+            f"{{ name: {json.dumps(key)}, matcher: ({{ labels }}) => "
+            f"labels.some(l => l.name === 'broker_name' && l.value === {json.dumps(broker)}) && "
+            f"labels.some(l => l.name === 'broker_version' && l.value === {json.dumps(version)}) }}")
+    env_js = ",\n    ".join(f"{json.dumps(k)}: {v}" for k, v in environments.items())
+    config = report_dir.parent / "allurerc.mjs"
+    config.write_text(f"""// written by `python -m reports build`; regenerated on every build
+export default {{
+  name: {json.dumps(name)},
+  output: {json.dumps(str(report_dir))},
+  historyPath: {json.dumps(str(history))},
+  categories: {json.dumps(CATEGORIES)},
+  environments: {{
+    {env_js}
+  }},
+  plugins: {{ awesome: {{ options: {{ singleFile: true, reportLanguage: "en" }} }} }},
+}};
+""")
+    return config
+
+
+def generate(staged: Path, report_dir: Path, broker_keys: dict[str, tuple[str, str]], history_lines: list[dict],
+             name: str = "AMQP 0-9-1 conformance") -> Path:
+    if report_dir.exists():
+        shutil.rmtree(report_dir)
+    report_dir.parent.mkdir(parents=True, exist_ok=True)
+    # The pipeline writes the older runs' history afresh each build; Allure appends this
+    # report's point to it, so the file is rewritten, never accumulated across builds.
+    history = report_dir.parent / "allure-history.jsonl"
+    history.write_text("".join(json.dumps(line) + "\n" for line in history_lines))
+    config = write_config(report_dir, broker_keys, history, name)
+    env = {**os.environ, "ALLURE_NO_ANALYTICS": "true", "NO_COLOR": "1"}
+    done = subprocess.run([str(allure_bin()), "generate", "--config", str(config), str(staged)],
+                          capture_output=True, text=True, timeout=300, env=env, cwd=report_dir.parent)
+    index = report_dir / "index.html"
+    if done.returncode != 0 or not index.exists():
+        raise RuntimeError(f"allure generate failed ({done.returncode}): {(done.stderr or done.stdout)[-2000:]}")
+    # The Awesome report embeds an analytics script (allure3 #476): the report is opened
+    # offline and must not call out, so it is removed.
+    html = index.read_text()
+    index.write_text(GTAG.sub("", html))
+    return index
+
+
+def history_id(result: dict) -> str:
+    """Allure 3's history key of one result file, in plain Python: the reference the
+    Spark column (pipeline.allure_history_id) is tested against."""
+    kept = [p for p in result.get("parameters") or [] if not p.get("excluded")]
+    kept.sort(key=lambda p: (p.get("name") or "", p.get("value") or ""))
+    params = ",".join(f"{p.get('name') or ''}:{p.get('value') or ''}" for p in kept)
+    # Allure 3's reader takes allure-python's testCaseId as the test id and hashes it
+    # again; without one it hashes the full name.
+    case = _md5(result["testCaseId"]) if result.get("testCaseId") else _md5(result["fullName"])
+    return f"{case}.{_md5(params)}"
+
+
+def _md5(text: str) -> str:
+    return hashlib.md5(text.encode()).hexdigest()

@@ -1,0 +1,178 @@
+"""Landing: read stored run folders as they are and turn them into a few JSON Lines files
+that Spark then loads with explicit schemas.
+
+Allure writes one small JSON file per test; Spark reading thousands of small files is
+slow and schema inference on them is pathological, so this step only re-serialises what
+it finds (json.load, json.dumps: robust to indented or compact files) and adds the run id.
+All the analysis happens in Spark (reports/pipeline.py).
+
+Bad input never stops the build: a run folder without a manifest (half-written), a
+corrupt manifest, a run of a broker the pipeline does not know, a corrupt result file or
+history line is reported by name and skipped; everything else is kept.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MANIFEST = "manifest.json"
+HISTORY = "message-history.jsonl"
+CHECK = "history-check.json"
+# Broker products the matrix knows. A run of anything else is skipped (by name) unless
+# `python -m reports build --known-broker NAME` adds it: a typo in a broker name must not
+# open a new column silently.
+KNOWN_BROKERS = {"rabbitmq", "garagemq", "lavinmq", "activemq", "qpid", "solace"}
+REQUIRED = ("run_id", "broker", "broker_version", "started_at")
+
+
+@dataclass
+class Landed:
+    runs: int = 0
+    results: int = 0
+    events: int = 0
+    checks: int = 0
+    problems: list[str] = field(default_factory=list)
+    run_dirs: dict[str, Path] = field(default_factory=dict)  # run id -> folder
+    allure_dirs: dict[str, Path] = field(default_factory=dict)  # run id -> its allure results
+
+
+def discover(paths: list[Path]) -> list[Path]:
+    """Run folders: a path that is a run folder (it has a manifest or allure results), or
+    the folders directly inside a path (reports/runs/)."""
+    found = []
+    for path in paths:
+        if not path.is_dir():
+            continue
+        if _looks_like_run(path):
+            found.append(path)
+        else:
+            found.extend(sorted(p for p in path.iterdir() if p.is_dir()))
+    return found
+
+
+def _looks_like_run(path: Path) -> bool:
+    return (path / MANIFEST).exists() or (path / "allure-results").is_dir()
+
+
+def land(run_dirs: list[Path], staging: Path, known_brokers: set[str] | None = None) -> Landed:
+    known = {b.lower() for b in (known_brokers or set())} | KNOWN_BROKERS
+    staging.mkdir(parents=True, exist_ok=True)
+    landed = Landed()
+    with open(staging / "runs.jsonl", "w") as runs, open(staging / "results.jsonl", "w") as results, \
+            open(staging / "events.jsonl", "w") as events, open(staging / "checks.jsonl", "w") as checks:
+        for run_dir in run_dirs:
+            manifest = _manifest(run_dir, known, landed.problems)
+            if manifest is None:
+                continue
+            run_id = manifest["run_id"]
+            if run_id in landed.run_dirs:
+                landed.problems.append(f"{run_dir}: skipped, run id {run_id} already read from "
+                                       f"{landed.run_dirs[run_id]}")
+                continue
+            allure_dir = run_dir / (manifest.get("allure_results") or "allure-results")
+            if not allure_dir.is_dir():
+                landed.problems.append(f"{run_dir}: skipped, half-written: no allure results at {allure_dir.name}")
+                continue
+            landed.run_dirs[run_id] = run_dir
+            landed.allure_dirs[run_id] = allure_dir
+            runs.write(json.dumps(_run_row(manifest, run_dir)) + "\n")
+            landed.runs += 1
+            for result_file in sorted(allure_dir.glob("*-result.json")):
+                try:
+                    result = json.loads(result_file.read_text())
+                    if not isinstance(result, dict) or "uuid" not in result:
+                        raise ValueError("not an Allure result (no uuid)")
+                except (OSError, ValueError) as bad:
+                    landed.problems.append(f"{result_file}: skipped, corrupt JSON ({_short(bad)})")
+                    continue
+                results.write(json.dumps({**result, "run_id": run_id, "source_file": result_file.name}) + "\n")
+                landed.results += 1
+                for attachment in _attachments(result):
+                    source = allure_dir / str(attachment.get("source", ""))
+                    if attachment.get("name") == HISTORY:
+                        landed.events += _land_history(source, run_id, result["uuid"], events, landed.problems)
+                    elif attachment.get("name") == CHECK:
+                        landed.checks += _land_check(source, run_id, result["uuid"], checks, landed.problems)
+    return landed
+
+
+def _manifest(run_dir: Path, known: set[str], problems: list[str]) -> dict | None:
+    path = run_dir / MANIFEST
+    if not path.exists():
+        problems.append(f"{run_dir}: skipped, half-written: no {MANIFEST} (the run did not finish)")
+        return None
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, ValueError) as bad:
+        problems.append(f"{path}: skipped the run, corrupt JSON ({_short(bad)})")
+        return None
+    if not isinstance(manifest, dict) or any(not manifest.get(k) for k in REQUIRED):
+        missing = [k for k in REQUIRED if not (isinstance(manifest, dict) and manifest.get(k))]
+        problems.append(f"{path}: skipped the run, manifest lacks {', '.join(missing)}")
+        return None
+    if str(manifest["broker"]).lower() not in known:
+        problems.append(f"{run_dir}: skipped, unknown broker {manifest['broker']!r} "
+                        f"(known: {', '.join(sorted(known))}; add one with --known-broker)")
+        return None
+    return manifest
+
+
+def _run_row(manifest: dict, run_dir: Path) -> dict:
+    outcomes = manifest.get("outcomes") or {}
+    return {
+        "run_id": manifest["run_id"], "broker": manifest["broker"], "broker_version": str(manifest["broker_version"]),
+        "broker_origin": manifest.get("broker_origin"), "started_at": manifest["started_at"],
+        "ended_at": manifest.get("ended_at"), "duration_s": manifest.get("duration_s"),
+        "exit_status": manifest.get("exit_status"), "suite_git_sha": manifest.get("suite_git_sha"),
+        "outcomes": {str(k): int(v) for k, v in outcomes.items() if isinstance(v, int)},
+        "options": json.dumps(manifest.get("options") or {}, sort_keys=True), "run_dir": str(run_dir),
+    }
+
+
+def _attachments(item: dict):
+    for attachment in item.get("attachments") or []:
+        if isinstance(attachment, dict):
+            yield attachment
+    for step in item.get("steps") or []:
+        if isinstance(step, dict):
+            yield from _attachments(step)
+
+
+def _land_history(source: Path, run_id: str, result_uuid: str, out, problems: list[str]) -> int:
+    try:
+        lines = source.read_text().splitlines()
+    except OSError as bad:
+        problems.append(f"{source}: skipped, unreadable message history ({_short(bad)})")
+        return 0
+    n = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+            if not isinstance(event, dict) or "kind" not in event:
+                raise ValueError("not an event object")
+        except ValueError as bad:
+            problems.append(f"{source}:{number}: skipped a corrupt history line ({_short(bad)})")
+            continue
+        out.write(json.dumps({**event, "run_id": run_id, "result_uuid": result_uuid, "line": number}) + "\n")
+        n += 1
+    return n
+
+
+def _land_check(source: Path, run_id: str, result_uuid: str, out, problems: list[str]) -> int:
+    try:
+        check = json.loads(source.read_text())
+        if not isinstance(check, dict):
+            raise ValueError("not an object")
+    except (OSError, ValueError) as bad:
+        problems.append(f"{source}: skipped, corrupt {CHECK} ({_short(bad)})")
+        return 0
+    out.write(json.dumps({**check, "run_id": run_id, "result_uuid": result_uuid}) + "\n")
+    return 1
+
+
+def _short(error: Exception) -> str:
+    return str(error).splitlines()[0][:120] if str(error) else type(error).__name__

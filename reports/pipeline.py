@@ -1,0 +1,294 @@
+"""The Spark side: explicit schemas, the Parquet tables and the analyses.
+
+Tables (Parquet under <site>/data/): runs, results, events, checks.
+Analyses: the conformance matrix (broker x rule: latest outcome, pass rate over runs),
+flaky rules (mixed outcomes for one broker and rule), safety findings (from the fault
+tests' history checks, by broker and fault), confirm latency percentiles by fault
+(from the message histories), and the Allure history points of older runs.
+Only the DataFrame API is used, so the same code runs on local[*], a cluster master
+or Spark Connect.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pyspark.sql import DataFrame, SparkSession, Window
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+# -- session ------------------------------------------------------------------------------
+def spark_session(master: str = "local[*]", app: str = "amqp-conformance-reports") -> SparkSession:
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    builder = SparkSession.builder.appName(app)
+    if master.startswith("sc://"):
+        return builder.remote(master).getOrCreate()
+    builder = (builder.master(master)
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.shuffle.partitions", "4")
+               .config("spark.default.parallelism", "4")
+               .config("spark.sql.session.timeZone", "UTC")
+               .config("spark.sql.files.openCostInBytes", str(64 * 1024))
+               .config("spark.driver.memory", "2g"))
+    if master.startswith("local"):
+        builder = builder.config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "127.0.0.1")
+    session = builder.getOrCreate()
+    try:
+        session.sparkContext.setLogLevel("ERROR")
+    except Exception:  # noqa: BLE001 - Spark Connect has no SparkContext
+        pass
+    return session
+
+
+# -- schemas: Allure omits empty fields, so nothing is inferred ----------------------------
+LABEL = T.StructType([T.StructField("name", T.StringType()), T.StructField("value", T.StringType())])
+PARAMETER = T.StructType([T.StructField("name", T.StringType()), T.StructField("value", T.StringType()),
+                          T.StructField("excluded", T.BooleanType()), T.StructField("mode", T.StringType())])
+ATTACHMENT = T.StructType([T.StructField("name", T.StringType()), T.StructField("source", T.StringType()),
+                           T.StructField("type", T.StringType())])
+RESULTS = T.StructType([
+    T.StructField("run_id", T.StringType()), T.StructField("source_file", T.StringType()),
+    T.StructField("uuid", T.StringType()), T.StructField("historyId", T.StringType()),
+    T.StructField("testCaseId", T.StringType()), T.StructField("fullName", T.StringType()),
+    T.StructField("name", T.StringType()), T.StructField("status", T.StringType()),
+    T.StructField("statusDetails", T.StructType([
+        T.StructField("message", T.StringType()), T.StructField("trace", T.StringType()),
+        T.StructField("known", T.BooleanType()), T.StructField("flaky", T.BooleanType())])),
+    T.StructField("start", T.LongType()), T.StructField("stop", T.LongType()),
+    T.StructField("labels", T.ArrayType(LABEL)), T.StructField("parameters", T.ArrayType(PARAMETER)),
+    T.StructField("attachments", T.ArrayType(ATTACHMENT)),
+])
+RUNS = T.StructType([
+    T.StructField("run_id", T.StringType()), T.StructField("broker", T.StringType()),
+    T.StructField("broker_version", T.StringType()), T.StructField("broker_origin", T.StringType()),
+    T.StructField("started_at", T.StringType()), T.StructField("ended_at", T.StringType()),
+    T.StructField("duration_s", T.DoubleType()), T.StructField("exit_status", T.LongType()),
+    T.StructField("suite_git_sha", T.StringType()),
+    T.StructField("outcomes", T.MapType(T.StringType(), T.LongType())),
+    T.StructField("options", T.StringType()), T.StructField("run_dir", T.StringType()),
+])
+EVENTS = T.StructType([
+    T.StructField("run_id", T.StringType()), T.StructField("result_uuid", T.StringType()),
+    T.StructField("line", T.LongType()), T.StructField("t", T.DoubleType()), T.StructField("kind", T.StringType()),
+    T.StructField("seq", T.LongType()), T.StructField("message_id", T.StringType()),
+    T.StructField("channel", T.LongType()), T.StructField("multiple", T.BooleanType()),
+    T.StructField("ack", T.BooleanType()), T.StructField("delivery_tag", T.LongType()),
+    T.StructField("redelivered", T.BooleanType()), T.StructField("consumer", T.StringType()),
+    T.StructField("requeue", T.BooleanType()), T.StructField("scope", T.StringType()),
+    T.StructField("code", T.LongType()), T.StructField("text", T.StringType()), T.StructField("by", T.StringType()),
+    T.StructField("name", T.StringType()), T.StructField("phase", T.StringType()),
+    T.StructField("detail", T.StringType()),
+])
+ID_LIST = T.ArrayType(T.StringType())
+CHECKS = T.StructType([
+    T.StructField("run_id", T.StringType()), T.StructField("result_uuid", T.StringType()),
+    T.StructField("fault", T.StringType()), T.StructField("queue_type", T.StringType()),
+    T.StructField("published", T.LongType()), T.StructField("confirmed", T.LongType()),
+    T.StructField("delivered", T.LongType()),
+    *[T.StructField(k, ID_LIST) for k in ("lost", "unexpected", "duplicated", "recovered",
+                                          "unflagged_redeliveries", "double_resolutions",
+                                          "watermark_violations")],
+    T.StructField("detection_latency_s", T.DoubleType()),
+])
+SAFETY_KINDS = ("lost", "unexpected", "duplicated", "unflagged_redeliveries", "double_resolutions",
+                "watermark_violations", "recovered")
+
+# Worst first: a rule's outcome in a run is the worst outcome of its test cases.
+OUTCOME_RANK = {"fail": 0, "error": 1, "non-strict": 2, "unsupported": 3, "skipped": 4, "info": 5, "pass": 6}
+
+
+def load(spark: SparkSession, staging: Path) -> dict[str, DataFrame]:
+    def read(name: str, schema: T.StructType) -> DataFrame:
+        # JSON Lines, one record a line: never multiLine here (it would keep only line 1).
+        return spark.read.schema(schema).option("mode", "PERMISSIVE").json(str(staging / f"{name}.jsonl"))
+    return {"runs": read("runs", RUNS), "results": read("results", RESULTS),
+            "events": read("events", EVENTS), "checks": read("checks", CHECKS)}
+
+
+def label(name: str):
+    """The last value of a label (repeated names are legal, so no map_from_entries)."""
+    values = F.transform(F.filter("labels", lambda l: l["name"] == name), lambda l: l["value"])
+    return F.try_element_at(values, F.lit(-1))
+
+
+def allure_history_id():
+    """What Allure 3 keys history by: md5(testCaseId) (md5(fullName) without one) '.'
+    md5(sorted 'name:value' of the parameters that are not excluded)."""
+    kept = F.filter(F.coalesce("parameters", F.array().cast(T.ArrayType(PARAMETER))),
+                    lambda p: ~F.coalesce(p["excluded"], F.lit(False)))
+    ordered = F.array_sort(F.transform(kept, lambda p: F.struct(F.coalesce(p["name"], F.lit("")).alias("n"),
+                                                                F.coalesce(p["value"], F.lit("")).alias("v"))))
+    joined = F.array_join(F.transform(ordered, lambda s: F.concat(s["n"], F.lit(":"), s["v"])), ",")
+    case = F.md5(F.when(F.col("testCaseId").isNotNull() & (F.col("testCaseId") != ""), F.col("testCaseId"))
+                 .otherwise(F.col("fullName")))
+    return F.concat(case, F.lit("."), F.md5(joined))
+
+
+def shape_results(results: DataFrame, runs: DataFrame) -> DataFrame:
+    """One row per test result, with the rule, outcome class, broker and its run's start."""
+    status_outcome = (F.when(F.col("status") == "passed", "pass").when(F.col("status") == "failed", "fail")
+                      .when(F.col("status") == "broken", "error").otherwise("skipped"))
+    shaped = results.select(
+        "run_id", "uuid", F.md5("uuid").alias("report_id"), "name", F.col("fullName").alias("full_name"),
+        "status", F.col("statusDetails.message").alias("message"),
+        F.coalesce(label("rule"), F.regexp_extract(label("story"), r"^([A-Z]+-\d+)", 1)).alias("rule"),
+        F.coalesce(label("outcome"), status_outcome).alias("outcome"),
+        label("deviation").alias("deviation"),
+        label("broker_name").alias("label_broker"), label("broker_version").alias("label_version"),
+        allure_history_id().alias("history_id"),
+        F.col("start").alias("start_ms"), F.col("stop").alias("stop_ms"))
+    run_cols = runs.select("run_id", F.col("broker").alias("run_broker"),
+                           F.col("broker_version").alias("run_version"),
+                           F.to_timestamp("started_at").alias("run_started"))
+    joined = shaped.join(run_cols, "run_id", "inner")
+    return (joined
+            .withColumn("broker", F.coalesce("label_broker", "run_broker"))
+            .withColumn("broker_version", F.coalesce("label_version", "run_version"))
+            .withColumn("broker_key", F.concat_ws(" ", "broker", "broker_version"))
+            .withColumn("rule", F.when(F.col("rule") == "", None).otherwise(F.col("rule")))
+            .drop("label_broker", "label_version", "run_broker", "run_version"))
+
+
+def _rank(col: str = "outcome"):
+    expr = F.lit(99)
+    for outcome, rank in OUTCOME_RANK.items():
+        expr = F.when(F.col(col) == outcome, rank).otherwise(expr)
+    return expr
+
+
+def rule_runs(shaped: DataFrame) -> DataFrame:
+    """One row per (broker, rule, run): the worst outcome of the rule's cases in that run,
+    and the report id of that worst case (the link target)."""
+    ranked = shaped.where(F.col("rule").isNotNull()).withColumn("rank", _rank())
+    w = Window.partitionBy("broker_key", "rule", "run_id").orderBy("rank", "name")
+    return (ranked.withColumn("i", F.row_number().over(w))
+            .groupBy("broker_key", "broker", "broker_version", "rule", "run_id", "run_started")
+            .agg(F.min_by("outcome", F.struct("rank", "i")).alias("outcome"),
+                 F.min_by("report_id", F.struct("rank", "i")).alias("report_id"),
+                 F.min_by("message", F.struct("rank", "i")).alias("message"),
+                 F.count("*").alias("cases"),
+                 F.max(F.col("deviation").isNotNull()).alias("known_deviation")))
+
+
+def matrix(per_run: DataFrame) -> DataFrame:
+    """broker x rule: the latest outcome and the pass rate over all runs (pass and info count
+    as passing; non-strict does not)."""
+    w = Window.partitionBy("broker_key", "rule").orderBy(F.col("run_started").desc(), F.col("run_id").desc())
+    latest = (per_run.withColumn("n", F.row_number().over(w)).where("n = 1")
+              .select("broker_key", "rule", F.col("outcome").alias("latest_outcome"),
+                      F.col("run_id").alias("latest_run"), F.col("report_id").alias("latest_report_id"),
+                      F.col("message").alias("latest_message"), F.col("known_deviation")))
+    rates = (per_run.groupBy("broker_key", "broker", "broker_version", "rule")
+             .agg(F.count("*").alias("runs"),
+                  F.sum(F.col("outcome").isin("pass", "info").cast("int")).alias("passed_runs")))
+    return (rates.join(latest, ["broker_key", "rule"])
+            .withColumn("pass_rate", F.round(F.col("passed_runs") / F.col("runs"), 4)))
+
+
+def flaky(per_run: DataFrame) -> DataFrame:
+    """Rules with mixed outcomes for the same broker: how many runs, which outcomes, how
+    often the outcome changed from one run to the next (flip rate)."""
+    w = Window.partitionBy("broker_key", "rule").orderBy("run_started", "run_id")
+    flips = per_run.withColumn("flip", (F.lag("outcome").over(w) != F.col("outcome")).cast("int"))
+    return (flips.groupBy("broker_key", "rule")
+            .agg(F.count("*").alias("runs"), F.array_sort(F.collect_set("outcome")).alias("outcomes"),
+                 F.coalesce(F.sum("flip"), F.lit(0)).alias("flips"))
+            .where(F.size("outcomes") > 1)
+            .withColumn("flip_rate", F.round(F.col("flips") / (F.col("runs") - 1), 4)))
+
+
+def safety(checks: DataFrame, shaped: DataFrame, events: DataFrame | None = None) -> DataFrame:
+    """Safety findings from the fault tests' history checks, by broker and fault; with the
+    events, also what the histories themselves show (the *_seen columns), so a checker
+    that misses something stands out."""
+    keyed = checks.join(shaped.select(F.col("uuid").alias("result_uuid"), "run_id", "broker_key", "rule"),
+                        ["run_id", "result_uuid"], "inner")
+    seen_cols = ("lost_seen", "duplicated_seen", "unexpected_seen", "unflagged_seen")
+    if events is not None:
+        keyed = keyed.join(seen_in_histories(events), KEY, "left")
+    else:
+        keyed = keyed.select("*", *[F.lit(None).cast("long").alias(c) for c in seen_cols])
+    sizes = [F.sum(F.greatest(F.size(F.coalesce(F.col(k), F.array().cast(ID_LIST))), F.lit(0))).alias(k)
+             for k in SAFETY_KINDS]
+    return (keyed.groupBy("broker_key", F.coalesce("fault", F.lit("none")).alias("fault"))
+            .agg(F.count("*").alias("checked_tests"), F.countDistinct("run_id").alias("runs"),
+                 F.sum("published").alias("published"), F.sum("confirmed").alias("confirmed"),
+                 F.sum("delivered").alias("delivered"), *sizes,
+                 *[F.sum(F.coalesce(c, F.lit(0))).alias(c) for c in seen_cols],
+                 F.max("detection_latency_s").alias("max_detection_latency_s"))
+            .withColumn("violations", sum(F.col(k) for k in SAFETY_KINDS if k != "recovered")))
+
+
+KEY = ["run_id", "result_uuid"]
+
+
+def first_confirms(events: DataFrame) -> DataFrame:
+    """Each published seq's first confirm (time and ack/nack). A multiple=true confirm
+    covers every seq above the previous multiple confirm's watermark."""
+    key = KEY
+    confirms = events.where("kind = 'confirm' AND seq IS NOT NULL").select(*key, "seq", "multiple", "ack", "t")
+    single = (confirms.where(~F.coalesce("multiple", F.lit(False)))
+              .select(*key, "seq", F.col("t").alias("t_conf"), "ack"))
+    w = Window.partitionBy(*key).orderBy("t", "seq").rowsBetween(Window.unboundedPreceding, -1)
+    multi = (confirms.where(F.coalesce("multiple", F.lit(False)))
+             .withColumn("floor", F.coalesce(F.max("seq").over(w), F.lit(0)))
+             .where(F.col("seq") > F.col("floor"))
+             .select(*key, F.explode(F.sequence(F.col("floor") + 1, F.col("seq"))).alias("seq"),
+                     F.col("t").alias("t_conf"), "ack"))
+    return (single.unionByName(multi).groupBy(*key, "seq")
+            .agg(F.min("t_conf").alias("t_conf"), F.min_by(F.coalesce("ack", F.lit(True)), "t_conf").alias("ack")))
+
+
+def seen_in_histories(events: DataFrame) -> DataFrame:
+    """The safety counts the histories themselves show, per fault test, independently of
+    the checker's verdict: confirmed (acked) but never delivered, delivered more than
+    once, delivered but never published, and a repeat delivery without redelivered=true."""
+    key = KEY
+    published = events.where("kind = 'publish' AND message_id IS NOT NULL").select(*key, "seq", "message_id")
+    acked = (published.join(first_confirms(events).where("ack"), [*key, "seq"], "inner")
+             .select(*key, "message_id").distinct())
+    order = Window.partitionBy(*key, "message_id").orderBy("t", "line")
+    deliveries = (events.where("kind = 'deliver' AND message_id IS NOT NULL")
+                  .withColumn("n", F.row_number().over(order))
+                  .groupBy(*key, "message_id")
+                  .agg(F.count("*").alias("deliveries"),
+                       F.sum(((F.col("n") > 1) & ~F.coalesce("redelivered", F.lit(False))).cast("int"))
+                       .alias("unflagged")))
+    ids = published.select(*key, "message_id").distinct().withColumn("published", F.lit(True))
+    per_id = (deliveries.join(ids, [*key, "message_id"], "full")
+              .join(acked.withColumn("acked", F.lit(True)), [*key, "message_id"], "full"))
+    return (per_id.groupBy(*key).agg(
+        F.sum((F.col("acked") & F.col("deliveries").isNull()).cast("int")).alias("lost_seen"),
+        F.sum((F.col("deliveries") > 1).cast("int")).alias("duplicated_seen"),
+        F.sum((F.col("deliveries").isNotNull() & F.col("published").isNull()).cast("int")).alias("unexpected_seen"),
+        F.sum((F.coalesce("unflagged", F.lit(0)) > 0).cast("int")).alias("unflagged_seen")))
+
+
+def confirm_latency(events: DataFrame, checks: DataFrame, shaped: DataFrame) -> DataFrame:
+    """publish -> first confirm latency (ms) per published seq, then percentiles by broker
+    and fault (the history check's fault, else the history's first fault event)."""
+    key = KEY
+    publishes = events.where("kind = 'publish' AND seq IS NOT NULL").select(*key, "seq", F.col("t").alias("t_pub"))
+    latencies = (publishes.join(first_confirms(events), [*key, "seq"], "inner")
+                 .withColumn("latency_ms", (F.col("t_conf") - F.col("t_pub")) * 1000.0)
+                 .where(F.col("latency_ms") >= 0))
+    fault_of_history = (events.where("kind = 'fault'").groupBy(*key)
+                        .agg(F.min_by("name", "t").alias("fault_event")))
+    fault_of_check = checks.select(*key, F.col("fault").alias("fault_check"))
+    brokers = shaped.select("run_id", F.col("uuid").alias("result_uuid"), "broker_key")
+    tagged = (latencies.join(brokers, key, "inner").join(fault_of_history, key, "left")
+              .join(fault_of_check, key, "left")
+              .withColumn("fault", F.coalesce("fault_check", "fault_event", F.lit("none"))))
+    pct = F.percentile("latency_ms", F.array(*[F.lit(p) for p in (0.5, 0.9, 0.99)]))
+    return (tagged.groupBy("broker_key", "fault")
+            .agg(F.count("*").alias("confirms"), pct.alias("p"), F.max("latency_ms").alias("max_ms"))
+            .select("broker_key", "fault", "confirms", F.round(F.col("p")[0], 3).alias("p50_ms"),
+                    F.round(F.col("p")[1], 3).alias("p90_ms"), F.round(F.col("p")[2], 3).alias("p99_ms"),
+                    F.round("max_ms", 3).alias("max_ms")))
+
+
+def write_tables(tables: dict[str, DataFrame], data_dir: Path) -> None:
+    for name, frame in tables.items():
+        frame.coalesce(4).write.mode("overwrite").parquet(str(data_dir / name))

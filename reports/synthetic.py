@@ -1,0 +1,170 @@
+"""Synthetic runs at scale: folders shaped like what ci/suite stores (manifest.json,
+allure-results with labelled results, message-history.jsonl and history-check.json on
+fault tests), for the benchmark and the pipeline's own tests.
+
+python -m reports synthetic OUT [--runs N] [--rules N] [--cases N] [--fault-tests N]
+                                [--events N] [--seed N]
+
+The histories follow the brief's contract. A fraction of fault histories carry injected
+anomalies (a confirmed message never delivered, a duplicate, a redelivery without the
+flag); the history check written next to each history reports exactly what was injected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import uuid
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+BROKERS = [("RabbitMQ", "3.10.8"), ("RabbitMQ", "4.1.0"), ("garagemq", "0.1"), ("LavinMQ", "2.3.0")]
+AREAS = ["ACK", "RQ", "RD", "QOS", "PC", "TX", "CON"]
+FAULTS = ["latency", "reset_peer", "bandwidth", "timeout", "broker_restart"]
+OUTCOME_STATUS = {"pass": "passed", "fail": "failed", "non-strict": "passed", "unsupported": "skipped",
+                  "error": "broken", "info": "passed"}
+
+
+def generate(out: Path, runs: int = 10, rules: int = 30, cases: int = 2, fault_tests: int = 3,
+             events: int = 2000, seed: int = 1, start: datetime | None = None, anomalies: float = 0.2) -> dict:
+    rng = random.Random(seed)
+    out.mkdir(parents=True, exist_ok=True)
+    start = start or datetime(2026, 11, 1, tzinfo=timezone.utc)
+    rule_ids = [f"{AREAS[i % len(AREAS)]}-{i // len(AREAS) + 1:02d}" for i in range(rules)]
+    # Each (broker, rule) has a character: most always pass, some always fail, a few flap.
+    character = {(b, r): rng.choices(["pass", "fail", "non-strict", "unsupported", "flaky"],
+                                     [70, 10, 8, 7, 5])[0] for b in BROKERS for r in rule_ids}
+    totals = {"runs": 0, "results": 0, "events": 0}
+    for n in range(runs):
+        broker, version = BROKERS[n % len(BROKERS)]
+        began = start + timedelta(hours=n)
+        run_id = f"{began:%Y%m%dT%H%M%SZ}-syn{n:05d}"
+        results_dir = out / run_id / "allure-results"
+        results_dir.mkdir(parents=True, exist_ok=True)
+        counts: dict[str, int] = {}
+        clock_ms = int(began.timestamp() * 1000)
+        for rule_id in rule_ids:
+            kind = character[((broker, version), rule_id)]
+            for case in range(cases):
+                outcome = rng.choice(["pass", "fail"]) if kind == "flaky" else kind
+                counts[outcome] = counts.get(outcome, 0) + 1
+                _write_result(results_dir, rng, rule_id, case, outcome, broker, version, clock_ms)
+                clock_ms += 7
+                totals["results"] += 1
+        for f in range(fault_tests):
+            fault = FAULTS[(n + f) % len(FAULTS)]
+            history, check = history_for(rng, fault, events, anomalies)
+            _write_result(results_dir, rng, f"FT-{f + 1:02d}", 0, "pass" if not _violations(check) else "fail",
+                          broker, version, clock_ms, fault=fault, history=history, check=check)
+            counts["pass" if not _violations(check) else "fail"] = counts.get(
+                "pass" if not _violations(check) else "fail", 0) + 1
+            totals["results"] += 1
+            totals["events"] += len(history)
+        manifest = {"run_id": run_id, "broker": broker, "broker_version": version,
+                    "broker_origin": "synthetic", "started_at": began.isoformat(timespec="milliseconds"),
+                    "ended_at": (began + timedelta(minutes=3)).isoformat(timespec="milliseconds"),
+                    "duration_s": 180.0, "exit_status": 1 if counts.get("fail") else 0, "outcomes": counts,
+                    "options": {"synthetic_seed": seed}, "allure_results": "allure-results", "junit": None}
+        (out / run_id / "manifest.json").write_text(json.dumps(manifest, indent=2))
+        totals["runs"] += 1
+    return totals
+
+
+def _violations(check: dict) -> int:
+    return sum(len(check[k]) for k in ("lost", "unexpected", "duplicated", "unflagged_redeliveries",
+                                       "double_resolutions", "watermark_violations"))
+
+
+def _write_result(results_dir: Path, rng: random.Random, rule_id: str, case: int, outcome: str, broker: str,
+                  version: str, clock_ms: int, fault: str | None = None, history: list[dict] | None = None,
+                  check: dict | None = None) -> None:
+    test_uuid = str(uuid.UUID(int=rng.getrandbits(128)))
+    module = f"conformance.synthetic.test_{rule_id.lower().replace('-', '_')}"
+    result = {
+        "uuid": test_uuid, "name": f"test_{rule_id.lower()}[case{case}]", "fullName": f"{module}#test_rule",
+        "testCaseId": hashlib.md5(f"{module}#test_rule".encode()).hexdigest(),
+        "status": OUTCOME_STATUS[outcome], "start": clock_ms, "stop": clock_ms + rng.randint(1, 50),
+        "labels": [{"name": "rule", "value": rule_id}, {"name": "outcome", "value": outcome},
+                   {"name": "broker_name", "value": broker}, {"name": "broker_version", "value": version},
+                   {"name": "broker", "value": f"{broker} {version}"},
+                   {"name": "strength", "value": "MUST"}, {"name": "tag", "value": rule_id}],
+        "parameters": [{"name": "case", "value": repr(f"case{case}")}],
+    }
+    if outcome == "fail":
+        result["statusDetails"] = {"message": f"fixtures.verdicts.RuleViolation: {rule_id} broken\n"
+                                              f"  expected: the rule\n  actual:   not the rule"}
+    if outcome == "unsupported":
+        result["statusDetails"] = {"message": "Skipped: unsupported: the broker lacks it"}
+    if history is not None:
+        history_name, check_name = f"{uuid.UUID(int=rng.getrandbits(128))}-attachment.jsonl", \
+            f"{uuid.UUID(int=rng.getrandbits(128))}-attachment.json"
+        (results_dir / history_name).write_text("".join(json.dumps(e) + "\n" for e in history))
+        (results_dir / check_name).write_text(json.dumps(check))
+        result["attachments"] = [{"name": "message-history.jsonl", "source": history_name, "type": "application/x-ndjson"},
+                                 {"name": "history-check.json", "source": check_name, "type": "application/json"}]
+        result["parameters"].append({"name": "fault", "value": repr(fault)})
+    (results_dir / f"{test_uuid}-result.json").write_text(json.dumps(result))
+
+
+def history_for(rng: random.Random, fault: str, events: int, anomalies: float = 0.2) -> tuple[list[dict], dict]:
+    """One publisher (confirm mode) and one consumer; about `events` events in all."""
+    per_message = 4  # publish, confirm (some multiple), deliver, ack
+    messages = max(events // per_message, 2)
+    base_latency = {"latency": 0.050, "bandwidth": 0.020, "timeout": 0.010, "reset_peer": 0.004,
+                    "broker_restart": 0.030}[fault]
+    t = 1000.0
+    history: list[dict] = [{"t": t, "kind": "fault", "name": fault, "phase": "applied", "detail": "synthetic"}]
+    lost, duplicated, unflagged = [], [], []
+    anomalous = rng.random() < anomalies
+    lose_every, duplicate_every = max(messages // 4, 3), max(messages // 4, 3) + 1
+    pending: list[tuple[int, float]] = []
+    tag = 0
+    last_confirm = t
+    for seq in range(1, messages + 1):
+        t += 0.0005
+        message_id = f"m{seq}"
+        history.append({"t": t, "kind": "publish", "seq": seq, "message_id": message_id, "channel": 1})
+        pending.append((seq, t))
+        if rng.random() < 0.3 or seq == messages:  # a multiple confirm covering the pending ones
+            t_conf = last_confirm = max(last_confirm, t + rng.expovariate(1 / base_latency))
+            history.append({"t": t_conf, "kind": "confirm", "seq": seq, "multiple": len(pending) > 1, "ack": True})
+            pending = []
+        if anomalous and seq % lose_every == 0:
+            lost.append(message_id)
+            continue
+        tag += 1
+        redelivered = anomalous and seq % duplicate_every == 0
+        history.append({"t": t + 0.001, "kind": "deliver", "message_id": message_id, "delivery_tag": tag,
+                        "redelivered": False, "consumer": "c1", "channel": 2})
+        history.append({"t": t + 0.0012, "kind": "ack", "delivery_tag": tag, "multiple": False, "channel": 2})
+        if redelivered:
+            tag += 1
+            duplicated.append(message_id)
+            unflagged.append(message_id)
+            history.append({"t": t + 0.002, "kind": "deliver", "message_id": message_id, "delivery_tag": tag,
+                            "redelivered": False, "consumer": "c1", "channel": 2})
+    history.append({"t": t + 0.01, "kind": "fault", "name": fault, "phase": "removed", "detail": "synthetic"})
+    history.sort(key=lambda e: e["t"])
+    check = {"fault": fault, "queue_type": "classic", "published": messages, "confirmed": messages,
+             "delivered": messages - len(lost) + len(duplicated), "lost": lost, "unexpected": [],
+             "duplicated": duplicated, "recovered": [], "unflagged_redeliveries": unflagged,
+             "double_resolutions": [], "watermark_violations": [],
+             "detection_latency_s": round(rng.uniform(0.1, 2.0), 3)}
+    return history, check
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m reports synthetic")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--rules", type=int, default=30)
+    parser.add_argument("--cases", type=int, default=2)
+    parser.add_argument("--fault-tests", type=int, default=3)
+    parser.add_argument("--events", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    totals = generate(args.out, args.runs, args.rules, args.cases, args.fault_tests, args.events, args.seed)
+    print(f"[synthetic] {totals['runs']} runs, {totals['results']} results, {totals['events']} events in {args.out}")
+    return 0

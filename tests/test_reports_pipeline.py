@@ -1,0 +1,206 @@
+"""The report pipeline's transforms on small hand-made runs, on one shared SparkSession."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pyspark.sql import Row
+from pyspark.testing import assertDataFrameEqual
+
+from reports import allure_report, landing, pipeline, synthetic
+from reports.build import build
+
+# Spark starts a JVM and compiles its first queries: on a loaded 2-core machine that alone
+# can pass the suite-wide 60 s backstop.
+pytestmark = [pytest.mark.spark, pytest.mark.timeout(300)]
+
+
+@pytest.fixture(scope="session")
+def spark():
+    if shutil.which("java") is None:
+        pytest.fail("java is missing: ci/setup installs OpenJDK 17 for Spark")
+    session = pipeline.spark_session("local[2]")
+    yield session
+    session.stop()
+
+
+# -- small runs, written the way ci/suite stores them -------------------------------------
+def make_run(root: Path, run_id: str, broker: str, version: str, started: str, cases: list[dict]) -> Path:
+    run = root / run_id
+    results = run / "allure-results"
+    results.mkdir(parents=True)
+    for i, case in enumerate(cases):
+        uuid = f"{run_id}-{i}"
+        result = {"uuid": uuid, "name": case.get("name", f"test_{case['rule']}"),
+                  "fullName": f"conformance.x.test_{case['rule'].lower()}#test",
+                  "status": case.get("status", "passed"), "start": 1, "stop": 2,
+                  "labels": [{"name": "rule", "value": case["rule"]}, {"name": "outcome", "value": case["outcome"]},
+                             {"name": "broker_name", "value": broker}, {"name": "broker_version", "value": version}],
+                  "parameters": case.get("parameters", [])}
+        if case.get("testCaseId"):
+            result["testCaseId"] = case["testCaseId"]
+        if case.get("message"):
+            result["statusDetails"] = {"message": case["message"]}
+        attachments = []
+        for name, body in case.get("attachments", {}).items():
+            source = f"{uuid}-{len(attachments)}-attachment.txt"
+            (results / source).write_text(body)
+            attachments.append({"name": name, "source": source, "type": "text/plain"})
+        if attachments:
+            result["attachments"] = attachments
+        (results / f"{uuid}-result.json").write_text(json.dumps(result))
+    manifest = {"run_id": run_id, "broker": broker, "broker_version": version, "started_at": started,
+                "ended_at": started, "outcomes": {}, "allure_results": "allure-results"}
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    return run
+
+
+def load_shaped(spark, root: Path, tmp: Path, **kwargs):
+    landed = landing.land(landing.discover([root]), tmp / "landing", **kwargs)
+    tables = pipeline.load(spark, tmp / "landing")
+    return landed, tables, pipeline.shape_results(tables["results"], tables["runs"])
+
+
+@pytest.fixture
+def three_rabbit_runs(tmp_path):
+    root = tmp_path / "runs"
+    for n, (x_outcome, x_status) in enumerate([("pass", "passed"), ("fail", "failed"), ("pass", "passed")]):
+        make_run(root, f"r{n}", "RabbitMQ", "3.10.8", f"2026-11-0{n + 1}T10:00:00+00:00", [
+            {"rule": "ACK-03", "outcome": x_outcome, "status": x_status},
+            {"rule": "PC-06", "outcome": "non-strict", "name": "a"},
+            {"rule": "PC-06", "outcome": "pass", "name": "b"},
+        ])
+    make_run(root, "g0", "garagemq", "0.1", "2026-11-02T10:00:00+00:00", [
+        {"rule": "ACK-03", "outcome": "fail", "status": "failed", "message": "expected: x\nactual: y"},
+        {"rule": "TX-01", "outcome": "unsupported", "status": "skipped"},
+    ])
+    return root
+
+
+def test_matrix_has_latest_outcome_and_pass_rate(spark, three_rabbit_runs, tmp_path):
+    _, _, shaped = load_shaped(spark, three_rabbit_runs, tmp_path)
+    matrix = pipeline.matrix(pipeline.rule_runs(shaped)).select(
+        "broker_key", "rule", "latest_outcome", "latest_run", "runs", "passed_runs", "pass_rate")
+    assertDataFrameEqual(matrix, [
+        Row(broker_key="RabbitMQ 3.10.8", rule="ACK-03", latest_outcome="pass", latest_run="r2", runs=3,
+            passed_runs=2, pass_rate=0.6667),
+        # the worst case decides the rule's outcome in a run: one non-strict case of two
+        Row(broker_key="RabbitMQ 3.10.8", rule="PC-06", latest_outcome="non-strict", latest_run="r2", runs=3,
+            passed_runs=0, pass_rate=0.0),
+        Row(broker_key="garagemq 0.1", rule="ACK-03", latest_outcome="fail", latest_run="g0", runs=1,
+            passed_runs=0, pass_rate=0.0),
+        Row(broker_key="garagemq 0.1", rule="TX-01", latest_outcome="unsupported", latest_run="g0", runs=1,
+            passed_runs=0, pass_rate=0.0),
+    ])
+
+
+def test_flaky_rules_are_the_mixed_ones_with_their_flip_rate(spark, three_rabbit_runs, tmp_path):
+    _, _, shaped = load_shaped(spark, three_rabbit_runs, tmp_path)
+    assertDataFrameEqual(pipeline.flaky(pipeline.rule_runs(shaped)), [
+        Row(broker_key="RabbitMQ 3.10.8", rule="ACK-03", runs=3, outcomes=["fail", "pass"], flips=2,
+            flip_rate=1.0)])
+
+
+def test_safety_and_confirm_latency_from_a_fault_history(spark, tmp_path):
+    history = [
+        {"t": 10.0, "kind": "fault", "name": "latency", "phase": "applied", "detail": "+50ms"},
+        {"t": 10.0, "kind": "publish", "seq": 1, "message_id": "m1", "channel": 1},
+        {"t": 10.1, "kind": "publish", "seq": 2, "message_id": "m2", "channel": 1},
+        {"t": 10.2, "kind": "publish", "seq": 3, "message_id": "m3", "channel": 1},
+        {"t": 10.25, "kind": "confirm", "seq": 2, "multiple": True, "ack": True},   # covers 1 and 2
+        {"t": 10.5, "kind": "confirm", "seq": 3, "multiple": False, "ack": True},
+        {"t": 10.6, "kind": "deliver", "message_id": "m2", "delivery_tag": 1, "redelivered": False,
+         "consumer": "c", "channel": 2},
+        {"t": 10.7, "kind": "deliver", "message_id": "m2", "delivery_tag": 2, "redelivered": False,
+         "consumer": "c", "channel": 2},
+        {"t": 10.8, "kind": "deliver", "message_id": "m9", "delivery_tag": 3, "redelivered": False,
+         "consumer": "c", "channel": 2},
+    ]
+    check = {"fault": "latency", "queue_type": "quorum", "published": 3, "confirmed": 3, "delivered": 2,
+             "lost": ["m1", "m3"], "unexpected": [], "duplicated": ["m2"], "recovered": [],
+             "unflagged_redeliveries": ["m2"], "double_resolutions": [], "watermark_violations": [],
+             "detection_latency_s": 0.4}
+    root = tmp_path / "runs"
+    make_run(root, "f0", "RabbitMQ", "3.10.8", "2026-11-01T10:00:00+00:00", [
+        {"rule": "FLT-01", "outcome": "fail", "status": "failed", "attachments": {
+            "message-history.jsonl": "".join(json.dumps(e) + "\n" for e in history),
+            "history-check.json": json.dumps(check)}}])
+    landed, tables, shaped = load_shaped(spark, root, tmp_path)
+    assert (landed.events, landed.checks) == (len(history), 1)
+    safety = pipeline.safety(tables["checks"], shaped, tables["events"]).select(
+        "broker_key", "fault", "lost", "duplicated", "unflagged_redeliveries", "unexpected", "violations",
+        "lost_seen", "duplicated_seen", "unflagged_seen", "unexpected_seen")
+    # The history itself shows m9 delivered but never published; this check missed it.
+    assertDataFrameEqual(safety, [Row(broker_key="RabbitMQ 3.10.8", fault="latency", lost=2, duplicated=1,
+                                      unflagged_redeliveries=1, unexpected=0, violations=4, lost_seen=2,
+                                      duplicated_seen=1, unflagged_seen=1, unexpected_seen=1)])
+    latency = pipeline.confirm_latency(tables["events"], tables["checks"], shaped)
+    # latencies 250, 150, 300 ms: exact percentiles with linear interpolation
+    assertDataFrameEqual(latency, [Row(broker_key="RabbitMQ 3.10.8", fault="latency", confirms=3, p50_ms=250.0,
+                                       p90_ms=290.0, p99_ms=299.0, max_ms=300.0)], atol=0.01)
+
+
+def test_history_id_is_the_key_allure_uses(spark, tmp_path):
+    params = [{"name": "method", "value": "'nack'"}, {"name": "lose", "value": "'lose_cleanly'"},
+              {"name": "reply", "value": "'channel.close 406'", "excluded": True}]
+    root = tmp_path / "runs"
+    run = make_run(root, "h0", "RabbitMQ", "3.10.8", "2026-11-01T10:00:00+00:00",
+                   [{"rule": "ACK-03", "outcome": "pass", "parameters": params, "testCaseId": "4376841140f780e4"},
+                    {"rule": "ACK-04", "outcome": "pass"}])
+    _, _, shaped = load_shaped(spark, root, tmp_path)
+    expected = [Row(uuid=json.loads(p.read_text())["uuid"], history_id=allure_report.history_id(json.loads(p.read_text())))
+                for p in (run / "allure-results").glob("*-result.json")]
+    assertDataFrameEqual(shaped.select("uuid", "history_id"), expected)
+
+
+def test_bad_input_is_named_and_skipped_and_nothing_else_is_lost(spark, three_rabbit_runs, tmp_path):
+    root = three_rabbit_runs
+    half = root / "half-written"
+    (half / "allure-results").mkdir(parents=True)
+    (half / "allure-results" / "x-result.json").write_text('{"uuid": "x"}')
+    corrupt = make_run(root, "corrupt-manifest", "RabbitMQ", "3.10.8", "2026-11-05T10:00:00+00:00",
+                       [{"rule": "ACK-03", "outcome": "pass"}])
+    (corrupt / "manifest.json").write_text('{"run_id": "corrupt-manifest", "broker": ')
+    make_run(root, "mystery", "MysteryMQ", "9.9", "2026-11-05T10:00:00+00:00", [{"rule": "ACK-03", "outcome": "pass"}])
+    bad_file = next((root / "r1" / "allure-results").glob("*-result.json"))
+    bad_file.write_text('{"uuid": "truncated", "name": ')
+    history_run = make_run(root, "hist", "garagemq", "0.1", "2026-11-06T10:00:00+00:00", [
+        {"rule": "FLT-01", "outcome": "pass", "attachments": {
+            "message-history.jsonl": '{"t": 1.0, "kind": "publish", "seq": 1}\n{"t": 1.1, "kind": "conf\n'}}])
+    landed, tables, shaped = load_shaped(spark, root, tmp_path)
+    problems = "\n".join(landed.problems)
+    assert "half-written: no manifest.json" in problems and str(half) in problems
+    assert f"{corrupt / 'manifest.json'}: skipped the run, corrupt JSON" in problems
+    assert "unknown broker 'MysteryMQ'" in problems
+    assert f"{bad_file}: skipped, corrupt JSON" in problems
+    assert f"{history_run.name}" in problems and ":2: skipped a corrupt history line" in problems
+    assert len(landed.problems) == 5
+    # everything else is kept: 3 + 3 + 3 - 1 corrupt rabbit results, 2 garagemq, 1 history run
+    assert shaped.count() == 3 + 2 + 3 + 2 + 1
+    assert tables["events"].count() == 1
+    assert sorted(r.run_id for r in tables["runs"].collect()) == ["g0", "hist", "r0", "r1", "r2"]
+    # an unknown broker is accepted once named
+    again = landing.land(landing.discover([root]), tmp_path / "again", {"MysteryMQ"})
+    assert "mystery" in again.run_dirs and not any("MysteryMQ" in p for p in again.problems)
+
+
+def test_build_writes_tables_and_the_matrix_page_from_synthetic_runs(spark, tmp_path):
+    totals = synthetic.generate(tmp_path / "runs", runs=4, rules=6, cases=1, fault_tests=1, events=200,
+                                anomalies=0.5)
+    summary = build([tmp_path / "runs"], tmp_path / "site", allure=False, spark=spark)
+    assert (summary["runs"], summary["results"], summary["events"]) == (totals["runs"], totals["results"],
+                                                                         totals["events"])
+    for table in ("runs", "results", "events", "checks"):
+        assert list((tmp_path / "site" / "data" / table).glob("*.parquet")), table
+    page = (tmp_path / "site" / "index.html").read_text()
+    assert all(f"data-rule='{r}'" in page for r in ("ACK-01", "RQ-01", "PC-01", "FT-01"))
+    for row in summary["safety"]:  # the generator's checks report exactly what it injected
+        assert (row["lost"], row["duplicated"], row["unflagged_redeliveries"], row["unexpected"]) == (
+            row["lost_seen"], row["duplicated_seen"], row["unflagged_seen"], row["unexpected_seen"]), row
+    assert any(row["lost"] for row in summary["safety"])
+    assert {row["broker_key"] for row in summary["latency"]} == {"RabbitMQ 3.10.8", "RabbitMQ 4.1.0",
+                                                                  "garagemq 0.1", "LavinMQ 2.3.0"}
