@@ -1,4 +1,4 @@
-"""Integration: the seven named rules against the real brokers the suite starts itself."""
+"""Integration: the whole catalogue against the real brokers the suite starts itself."""
 
 import pytest
 
@@ -8,13 +8,17 @@ from tests.suite_runs import MODEL_CHECKS, SEVEN_RULES, run_suite
 pytestmark = pytest.mark.integration
 
 
-def test_the_seven_rules_pass_on_the_embedded_rabbitmq(tmp_path):
-    run = run_suite(tmp_path)
+def test_the_catalogue_on_the_embedded_rabbitmq_matches_its_baseline(tmp_path):
+    run = run_suite(tmp_path, "-n", "2")
     assert run.returncode == 0, run.output[-3000:]
     assert {c.properties["rule"] for c in run.cases} >= set(SEVEN_RULES)
-    assert {c.outcome for c in run.cases} <= {"pass", "info"}, [(c.name, c.outcome) for c in run.cases]
+    # Anything but pass/info must be a deviation the baseline already records, with its
+    # reason (RabbitMQ 3.10.8 has one: PC-10 on a freshly declared quorum queue).
+    unexplained = [(c.name, c.outcome) for c in run.cases
+                   if c.outcome not in {"pass", "info"} and c.properties.get("deviation") != "known"]
+    assert not unexplained, unexplained
     assert "broker under test: RabbitMQ 3.10.8" in run.output
-    print(f"seven rules on RabbitMQ: {run.seconds:.1f} s wall, {len(run.cases)} cases")
+    print(f"catalogue on RabbitMQ: {run.seconds:.1f} s wall, {len(run.cases)} cases")
 
 
 def test_garagemq_finishes_in_bounded_time_and_every_failure_explains_itself(tmp_path):
