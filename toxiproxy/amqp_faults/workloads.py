@@ -1,0 +1,203 @@
+"""The steps fault tests are made of: publish messages with ids and confirms, consume,
+ack, and drain a queue completely on a direct connection. Every wait is bounded; a
+connection the fault has cut ends a step early instead of failing it (the history
+checker judges what happened, not the step)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from pamqp import commands as spec
+from pamqp import frame as pamqp_frame
+from pamqp.body import ContentBody
+from pamqp.header import ContentHeader
+
+from fixtures import timeouts
+from fixtures.wire import Closed, Confirm, ConnectionLost, Delivery, NoReply, WireChannel, WireError
+
+from .faults import Fault, FaultInjector, down, limit_data, reset_peer, silent_peer
+
+CUT = (ConnectionLost, Closed, ConnectionError, OSError)
+
+
+def message_ids(prefix: str, count: int, start: int = 0) -> list[str]:
+    return [f"{prefix}-{n:04d}" for n in range(start, start + count)]
+
+
+def publish(channel: WireChannel, queue: str, ids: list[str], *, body_size: int = 64,
+            persistent: bool = True) -> list[str]:
+    """Publish one message per id (its message_id property); returns the ids sent before
+    the connection was found cut."""
+    sent = []
+    for message_id in ids:
+        body = message_id.encode().ljust(body_size, b".")
+        properties = spec.Basic.Properties(message_id=message_id, delivery_mode=2 if persistent else 1)
+        try:
+            channel.publish(body, routing_key=queue, properties=properties)
+        except CUT:
+            break
+        sent.append(message_id)
+    return sent
+
+
+async def confirms(channel: WireChannel, *, until_seq: int, within: float) -> int:
+    """Take confirms until sequence number `until_seq` is covered, `within` passes or the
+    connection is cut; returns the highest number covered (the history has the details)."""
+    highest, covered = 0, set()
+    deadline = time.monotonic() + within
+    while len(covered) < until_seq:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        try:
+            confirm = await channel.expect(Confirm, timeout=remaining, waiting_for="publisher confirms")
+        except (NoReply, *CUT):
+            break
+        covered.update(range(1, confirm.delivery_tag + 1) if confirm.multiple else [confirm.delivery_tag])
+        highest = max(highest, confirm.delivery_tag)
+    return highest
+
+
+async def publish_confirmed(faults: FaultInjector, queue: str, ids: list[str], **kw) -> None:
+    """Publish on a direct confirm channel and wait for every confirm: the messages a
+    consumer-side fault test starts from."""
+    connection = await faults.direct()
+    channel = await connection.channel()
+    await channel.confirm_select()
+    publish(channel, queue, ids, **kw)
+    await confirms(channel, until_seq=len(ids), within=timeouts.REPLY)
+    await connection.close()
+
+
+async def receive(channel: WireChannel, count: int, *, within: float | None = None) -> list[Delivery]:
+    """Up to `count` deliveries, bounded; fewer if the connection is cut."""
+    got = []
+    deadline = time.monotonic() + (within or timeouts.REPLY)
+    while len(got) < count:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        try:
+            got.append(await channel.expect_delivery(timeout=remaining))
+        except (NoReply, *CUT):
+            break
+    return got
+
+
+async def drain(faults: FaultInjector, queue: str, *, expect: set[str], within: float) -> list[Delivery]:
+    """Consume (automatic ack) on a direct connection until every id in `expect` has come
+    and the queue is empty, or `within` passes: the complete drain the checker needs."""
+    connection = await faults.direct()
+    channel = await connection.channel()
+    await channel.consume(queue, consumer_tag="drain", no_ack=True)
+    got: list[Delivery] = []
+    deadline = time.monotonic() + within
+    while True:
+        remaining = deadline - time.monotonic()
+        missing = expect - {d.message_id for d in got}
+        if not missing and await faults.broker.ready_count(queue) == 0:
+            # Deliveries already on the wire arrive within a round trip.
+            got.extend(await receive(channel, 10 ** 6, within=0.1))
+            break
+        if remaining <= 0:
+            break
+        try:
+            got.append(await channel.expect_delivery(timeout=min(remaining, 0.5)))
+        except NoReply:
+            continue
+    await connection.close()
+    return got
+
+
+async def stays_quiet(channel: WireChannel, kind: type, within: float) -> bool:
+    """Nothing of `kind` arrives within `within` (anti-vacuity for stalls)."""
+    try:
+        await channel.expect(kind, timeout=within)
+    except (NoReply, *CUT):
+        return True
+    except WireError:
+        return True
+    return False
+
+
+# -- a consumer cut off by a fault (RD-02 through faults, FLT-03) ----------------------------------
+HEARTBEAT_S = 1  # fault tests negotiate 1 s heartbeats: RabbitMQ declares a silent peer dead in 2-3 s
+CUT_BODY = 4000  # big enough that a computed cut point lands well inside a body frame
+
+
+def delivery_cut_bytes(queue: str, consumer_tag: str, ids: list[str], whole: int) -> int:
+    """Bytes from consume-ok up to the middle of the body of delivery number `whole + 1`:
+    a downstream limit_data of this size cuts that delivery mid-frame."""
+    def size(frame, channel=1):
+        return len(pamqp_frame.marshal(frame, channel))
+
+    total = size(spec.Basic.ConsumeOk(consumer_tag=consumer_tag))
+    for tag, message_id in enumerate(ids[:whole + 1], 1):
+        properties = spec.Basic.Properties(message_id=message_id, delivery_mode=2)
+        total += size(spec.Basic.Deliver(consumer_tag=consumer_tag, delivery_tag=tag, redelivered=False,
+                                         exchange="", routing_key=queue))
+        total += size(ContentHeader(0, CUT_BODY, properties))
+        total += size(ContentBody(b"x" * CUT_BODY)) if tag <= whole else 8 + CUT_BODY // 2
+    return total
+
+
+@dataclass(frozen=True)
+class ConsumerCut:
+    """How a consumer is cut, and within how long the broker must have noticed."""
+
+    name: str
+    fault: Callable[[str, list[str]], Fault]  # (queue, ids) -> the fault
+    window_s: float  # expected detection window, plus the time to requeue and redeliver
+    before_consume: bool = False  # limit_data must count from before the deliveries
+
+
+CONSUMER_CUTS = {
+    # RST at the broker's next heartbeat (every 0.5 s): noticed at once.
+    "reset-peer": ConsumerCut("reset-peer", lambda q, ids: reset_peer("downstream"), 3.0),
+    # FIN on both sides at once.
+    "down": ConsumerCut("down", lambda q, ids: down(), 3.0),
+    # Nothing moves: RabbitMQ closes 2-3 heartbeat intervals (1 s) after the last byte.
+    "silent-peer": ConsumerCut("silent-peer", lambda q, ids: silent_peer(), 3 * HEARTBEAT_S + 3.0),
+    # The third delivery is cut inside its body frame; the proxy closes the connection.
+    "limit-data-mid-delivery": ConsumerCut(
+        "limit-data-mid-delivery",
+        lambda q, ids: limit_data(delivery_cut_bytes(q, "cut-consumer", ids, whole=2), "downstream"),
+        3.0, before_consume=True),
+}
+
+
+@dataclass
+class CutOutcome:
+    seen: list[Delivery]  # what the cut consumer received in full
+    acked: list[str]  # ids it acked (with a barrier: the broker has the acks)
+    returned: list[Delivery]  # what a direct consumer got after the cut
+
+
+async def cut_consumer(faults: FaultInjector, queue: str, ids: list[str], cut: ConsumerCut, *,
+                       acks: int = 0, prefetch: int = 0) -> CutOutcome:
+    """Publish `ids` (confirmed), let a consumer behind the proxy receive them and ack
+    the first `acks`, cut it with `cut`, then drain the queue directly."""
+    await publish_confirmed(faults, queue, ids, body_size=CUT_BODY)
+    fault = cut.fault(queue, ids)
+    await faults.prepare(fault)
+    consumer = await faults.connection(heartbeat=HEARTBEAT_S)
+    channel = await consumer.channel()
+    if prefetch:
+        await channel.qos(prefetch)
+    if cut.before_consume:
+        await faults.apply(fault)
+    await channel.consume(queue, consumer_tag="cut-consumer")
+    seen = await receive(channel, min(len(ids), prefetch or len(ids)))
+    acked = []
+    if acks and not cut.before_consume:
+        for delivery in seen[:acks]:
+            channel.ack(delivery.delivery_tag)
+            acked.append(delivery.message_id)
+        await channel.barrier()  # the broker has processed the acks
+    if not cut.before_consume:
+        await faults.apply(fault)
+    returned = await drain(faults, queue, expect=set(ids) - set(acked), within=cut.window_s)
+    await faults.remove(fault)
+    return CutOutcome(seen, acked, returned)
