@@ -79,10 +79,11 @@ def limit_data(nbytes: int, stream: str = "downstream") -> Fault:
     return Fault(name, (Toxic("limit_data", stream, {"bytes": nbytes}, name=name),))
 
 
-def silent_peer() -> Fault:
-    """A pulled cable: every byte dropped both ways, the TCP connections stay open.
-    Only heartbeats can detect it. Removing it closes the connection."""
-    return Fault("silent-peer", _on("both", "timeout", {"timeout": 0}, "silent-peer"))
+def silent_peer(stream: str = "both") -> Fault:
+    """A pulled cable: every byte dropped (both ways, or in one stream), the TCP
+    connections stay open. Only heartbeats can detect it. Removing it closes the connection."""
+    name = "silent-peer" + ("" if stream == "both" else f"-{stream}")
+    return Fault(name, _on(stream, "timeout", {"timeout": 0}, name))
 
 
 def reset_peer(stream: str = "downstream", timeout_ms: int = 0) -> Fault:

@@ -15,7 +15,7 @@ from pamqp.body import ContentBody
 from pamqp.header import ContentHeader
 
 from fixtures import timeouts
-from fixtures.wire import Closed, Confirm, ConnectionLost, Delivery, NoReply, WireChannel, WireError
+from fixtures.wire import Closed, Confirm, ConnectionLost, Delivery, NoReply, WireChannel
 
 from .faults import Fault, FaultInjector, down, limit_data, reset_peer, silent_peer
 
@@ -42,12 +42,13 @@ def publish(channel: WireChannel, queue: str, ids: list[str], *, body_size: int 
     return sent
 
 
-async def confirms(channel: WireChannel, *, until_seq: int, within: float) -> int:
-    """Take confirms until sequence number `until_seq` is covered, `within` passes or the
-    connection is cut; returns the highest number covered (the history has the details)."""
-    highest, covered = 0, set()
+async def confirms(channel: WireChannel, wanted: set[int], *, within: float,
+                   covered: set[int] | None = None) -> set[int]:
+    """Take confirms until every sequence number in `wanted` is covered, `within` passes
+    or the connection is cut; returns the numbers covered (the history has the details)."""
+    covered = set() if covered is None else covered
     deadline = time.monotonic() + within
-    while len(covered) < until_seq:
+    while not wanted <= covered:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             break
@@ -56,8 +57,7 @@ async def confirms(channel: WireChannel, *, until_seq: int, within: float) -> in
         except (NoReply, *CUT):
             break
         covered.update(range(1, confirm.delivery_tag + 1) if confirm.multiple else [confirm.delivery_tag])
-        highest = max(highest, confirm.delivery_tag)
-    return highest
+    return covered
 
 
 async def publish_confirmed(faults: FaultInjector, queue: str, ids: list[str], **kw) -> None:
@@ -67,7 +67,7 @@ async def publish_confirmed(faults: FaultInjector, queue: str, ids: list[str], *
     channel = await connection.channel()
     await channel.confirm_select()
     publish(channel, queue, ids, **kw)
-    await confirms(channel, until_seq=len(ids), within=timeouts.REPLY)
+    await confirms(channel, set(range(1, len(ids) + 1)), within=timeouts.REPLY)
     await connection.close()
 
 
@@ -111,17 +111,6 @@ async def drain(faults: FaultInjector, queue: str, *, expect: set[str], within: 
     return got
 
 
-async def stays_quiet(channel: WireChannel, kind: type, within: float) -> bool:
-    """Nothing of `kind` arrives within `within` (anti-vacuity for stalls)."""
-    try:
-        await channel.expect(kind, timeout=within)
-    except (NoReply, *CUT):
-        return True
-    except WireError:
-        return True
-    return False
-
-
 # -- a consumer cut off by a fault (RD-02 through faults, FLT-03) ----------------------------------
 HEARTBEAT_S = 1  # fault tests negotiate 1 s heartbeats: RabbitMQ declares a silent peer dead in 2-3 s
 CUT_BODY = 4000  # big enough that a computed cut point lands well inside a body frame
@@ -150,7 +139,10 @@ class ConsumerCut:
     name: str
     fault: Callable[[str, list[str]], Fault]  # (queue, ids) -> the fault
     window_s: float  # expected detection window, plus the time to requeue and redeliver
-    before_consume: bool = False  # limit_data must count from before the deliveries
+    # When the fault starts: "after-deliveries" (the consumer holds them), "before-consume"
+    # (limit_data counts from before the deliveries), "before-deliveries" (the broker stops
+    # hearing the consumer, then delivers to it: see silent-peer).
+    start: str = "after-deliveries"
 
 
 CONSUMER_CUTS = {
@@ -158,13 +150,18 @@ CONSUMER_CUTS = {
     "reset-peer": ConsumerCut("reset-peer", lambda q, ids: reset_peer("downstream"), 3.0),
     # FIN on both sides at once.
     "down": ConsumerCut("down", lambda q, ids: down(), 3.0),
-    # Nothing moves: RabbitMQ closes 2-3 heartbeat intervals (1 s) after the last byte.
-    "silent-peer": ConsumerCut("silent-peer", lambda q, ids: silent_peer(), 3 * HEARTBEAT_S + 3.0),
+    # The consumer falls silent (nothing it sends reaches the broker, the TCP connection
+    # stays open): only the broker's heartbeat monitor can tell, 2-3 intervals (1 s) after
+    # the last byte. The deliveries are made after the silence starts so that the broker's
+    # consumer timeout (2.5 s on the managed node, counted from each delivery) cannot
+    # requeue them first: what is measured is the heartbeat.
+    "silent-peer": ConsumerCut("silent-peer", lambda q, ids: silent_peer("upstream"), 3 * HEARTBEAT_S + 2.0,
+                               start="before-deliveries"),
     # The third delivery is cut inside its body frame; the proxy closes the connection.
     "limit-data-mid-delivery": ConsumerCut(
         "limit-data-mid-delivery",
         lambda q, ids: limit_data(delivery_cut_bytes(q, "cut-consumer", ids, whole=2), "downstream"),
-        3.0, before_consume=True),
+        3.0, start="before-consume"),
 }
 
 
@@ -176,28 +173,81 @@ class CutOutcome:
 
 
 async def cut_consumer(faults: FaultInjector, queue: str, ids: list[str], cut: ConsumerCut, *,
-                       acks: int = 0, prefetch: int = 0) -> CutOutcome:
+                       acks: int = 0) -> CutOutcome:
     """Publish `ids` (confirmed), let a consumer behind the proxy receive them and ack
-    the first `acks`, cut it with `cut`, then drain the queue directly."""
-    await publish_confirmed(faults, queue, ids, body_size=CUT_BODY)
+    the first `acks` (only when the cut comes after the deliveries), cut it, then drain
+    the queue directly."""
     fault = cut.fault(queue, ids)
     await faults.prepare(fault)
+    if cut.start != "before-deliveries":
+        await publish_confirmed(faults, queue, ids, body_size=CUT_BODY)
     consumer = await faults.connection(heartbeat=HEARTBEAT_S)
     channel = await consumer.channel()
-    if prefetch:
-        await channel.qos(prefetch)
-    if cut.before_consume:
+    if cut.start == "before-consume":
         await faults.apply(fault)
     await channel.consume(queue, consumer_tag="cut-consumer")
-    seen = await receive(channel, min(len(ids), prefetch or len(ids)))
+    if cut.start == "before-deliveries":
+        await faults.apply(fault)
+        await publish_confirmed(faults, queue, ids, body_size=CUT_BODY)
+    seen = await receive(channel, len(ids))
     acked = []
-    if acks and not cut.before_consume:
+    if cut.start == "after-deliveries":
         for delivery in seen[:acks]:
             channel.ack(delivery.delivery_tag)
             acked.append(delivery.message_id)
-        await channel.barrier()  # the broker has processed the acks
-    if not cut.before_consume:
+        if acked:
+            await channel.barrier()  # the broker has processed the acks
         await faults.apply(fault)
     returned = await drain(faults, queue, expect=set(ids) - set(acked), within=cut.window_s)
     await faults.remove(fault)
     return CutOutcome(seen, acked, returned)
+
+
+# -- a publisher hit by a fault with confirms outstanding (FLT-01, FLT-02, FLT-06) ------------------
+FAULT_WINDOW_S = 1.0  # how long confirms are awaited while the fault holds (a negative window)
+
+
+def publish_cut_bytes(queue: str, ids: list[str], whole: int, body_size: int) -> int:
+    """Bytes from the first publish up to the middle of the body of publish `whole + 1`:
+    an upstream limit_data of this size cuts that publish mid-frame."""
+    total = 0
+    for n, message_id in enumerate(ids[:whole + 1]):
+        properties = spec.Basic.Properties(message_id=message_id, delivery_mode=2)
+        total += len(pamqp_frame.marshal(spec.Basic.Publish(exchange="", routing_key=queue), 1))
+        total += len(pamqp_frame.marshal(ContentHeader(0, body_size, properties), 1))
+        total += len(pamqp_frame.marshal(ContentBody(b"x" * body_size), 1)) if n < whole else 8 + body_size // 2
+    return total
+
+
+@dataclass
+class PublishOutcome:
+    before: list[str]  # published and confirmed before the fault
+    during: list[str]  # published while the fault held
+    quiet_while_faulted: bool  # no confirm for `during` arrived while the fault held
+    drained: list[Delivery]
+
+
+async def publish_through_fault(faults: FaultInjector, queue: str, fault: Fault | Callable[[list[str]], Fault], *,
+                                before: int = 20, during: int = 20, body_size: int = 64,
+                                prefix: str = "m") -> PublishOutcome:
+    """A publisher behind the proxy in confirm mode: `before` messages confirmed, then the
+    fault, `during` more published into it, confirms awaited for FAULT_WINDOW_S, the fault
+    removed, late confirms collected, and the queue drained directly."""
+    first, second = message_ids(prefix, before), message_ids(prefix, during, start=before)
+    if callable(fault):
+        fault = fault(second)
+    await faults.prepare(fault)
+    connection = await faults.connection(heartbeat=HEARTBEAT_S)
+    channel = await connection.channel()
+    await channel.confirm_select()
+    publish(channel, queue, first, body_size=body_size)
+    covered = await confirms(channel, set(range(1, before + 1)), within=timeouts.REPLY)
+    await faults.apply(fault)
+    publish(channel, queue, second, body_size=body_size)
+    later = set(range(before + 1, before + during + 1))
+    covered = await confirms(channel, later, within=FAULT_WINDOW_S, covered=covered)
+    quiet = not (covered & later)
+    await faults.remove(fault)
+    await confirms(channel, later, within=timeouts.REPLY, covered=covered)
+    drained = await drain(faults, queue, expect=faults.history.confirmed_ids(), within=timeouts.REPLY)
+    return PublishOutcome(first, second, quiet, drained)
