@@ -12,6 +12,8 @@ tests are reported unsupported with one reason, never passed.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import hashlib
 import os
@@ -20,7 +22,9 @@ from pathlib import Path
 import pytest
 
 from fixtures import verdicts
+from fixtures.broker import Broker
 from fixtures.history import History
+from fixtures.managed_brokers import BrokerStartError, managed_broker
 from fixtures.plugin import CONFORMANCE_DIR, STATE, rule_of
 
 from .client import ToxiproxyAPI, ToxiproxyError
@@ -158,6 +162,31 @@ def _flt05_route(request: pytest.FixtureRequest):
     test_broker.route = test_broker.target.with_address(proxy.host, proxy.port)
     verdicts.observe("fault profile", f"{profile.name}: {profile.detail}")
     yield
+
+
+@pytest.fixture
+async def crashable_broker(request: pytest.FixtureRequest):
+    """A node of its own (same broker kind as the session's managed one) that the test
+    may kill -9 and start again on the same data dir, without disturbing the tests that
+    share the session broker. With --amqp-url the suite controls no process: unsupported."""
+    state = request.config.stash[STATE]
+    origin = state.info.origin if state.info is not None else ""
+    if not origin.startswith("managed "):
+        verdicts.unsupported("a crash-recovery rule needs a broker the suite starts and can kill",
+                             f"the broker under test comes from {origin or 'nowhere'}")
+    node = managed_broker(origin.split(" ", 1)[1])
+    try:
+        target = await asyncio.to_thread(node.start)
+    except BrokerStartError as problem:
+        await asyncio.to_thread(node.cleanup)
+        pytest.fail(f"could not start a dedicated {node.name} node: {problem}", pytrace=False)
+    dedicated = Broker(target, state.info, request.node.name, state.run_id)
+    try:
+        yield node, dedicated
+    finally:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(dedicated.cleanup(), 10)
+        await asyncio.to_thread(node.cleanup)
 
 
 # -- FLT-05: every ACK/QOS/PC/TX test again through each profile ---------------------------------

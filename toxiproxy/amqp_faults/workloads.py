@@ -5,6 +5,7 @@ checker judges what happened, not the step)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -15,6 +16,8 @@ from pamqp.body import ContentBody
 from pamqp.header import ContentHeader
 
 from fixtures import timeouts
+from fixtures.broker import Broker
+from fixtures.history import History
 from fixtures.wire import Closed, Confirm, ConnectionLost, Delivery, NoReply, WireChannel
 
 from .faults import Fault, FaultInjector, down, limit_data, reset_peer, silent_peer
@@ -89,7 +92,25 @@ async def receive(channel: WireChannel, count: int, *, within: float | None = No
 async def drain(faults: FaultInjector, queue: str, *, expect: set[str], within: float) -> list[Delivery]:
     """Consume (automatic ack) on a direct connection until every id in `expect` has come
     and the queue is empty, or `within` passes: the complete drain the checker needs."""
-    connection = await faults.direct()
+    return await drain_queue(faults.broker, faults.history, queue, expect=expect, within=within)
+
+
+async def queue_answers(broker: Broker, queue: str, *, within: float) -> int | None:
+    """Poll a passive declare until the queue answers (after a restart its process may
+    still be recovering) or `within` passes; its ready count, or None."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            return await broker.ready_count(queue)
+        except Exception:  # noqa: BLE001 - not there yet: a refused or unanswered declare
+            await asyncio.sleep(0.2)
+    return None
+
+
+async def drain_queue(broker: Broker, history: History, queue: str, *, expect: set[str],
+                      within: float) -> list[Delivery]:
+    """drain() for a broker with no proxy in front (a crashed and restarted node)."""
+    connection = history.watch(await broker.connection(target=broker.target))
     channel = await connection.channel()
     await channel.consume(queue, consumer_tag="drain", no_ack=True)
     got: list[Delivery] = []
@@ -97,7 +118,7 @@ async def drain(faults: FaultInjector, queue: str, *, expect: set[str], within: 
     while True:
         remaining = deadline - time.monotonic()
         missing = expect - {d.message_id for d in got}
-        if not missing and await faults.broker.ready_count(queue) == 0:
+        if not missing and await broker.ready_count(queue) == 0:
             # Deliveries already on the wire arrive within a round trip.
             got.extend(await receive(channel, 10 ** 6, within=0.1))
             break

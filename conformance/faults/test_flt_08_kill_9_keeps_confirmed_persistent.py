@@ -1,0 +1,54 @@
+"""FLT-08: a broker killed with kill -9 and started again on the same data keeps every
+persistent message it confirmed for a durable queue (PC-10);
+messages a consumer had received unacked come back flagged redelivered, and
+redelivered=false is left for messages never delivered. Runs on a node of its own."""
+
+import asyncio
+
+import pytest
+
+from amqp_faults.workloads import confirms, drain_queue, message_ids, publish, queue_answers, receive
+from fixtures import CONFIRMS, MUST, check, rule, timeouts
+from fixtures.history import expect_none
+
+RULE = rule("FLT-08", "A broker killed (kill -9) and restarted keeps every confirmed persistent message",
+            strength=MUST, guide=CONFIRMS, section="publisher-confirms-and-guaranteed-delivery")
+
+pytestmark = pytest.mark.fault
+PER_QUEUE, HELD_UNACKED = 20, 5
+# Quorum queues too, once a single-node quorum queue answers basic.consume promptly after
+# kill -9 (RabbitMQ 3.10.8 here: no consume-ok within 3 s after the restart).
+QUEUE_TYPES = ("classic",)
+RESTART_WINDOW_S = 15.0  # queues recover after boot; the drain waits this long at most
+
+
+async def test_confirmed_persistent_messages_survive_kill_9(crashable_broker, history):
+    node, broker = crashable_broker
+    history.fault_name, history.queue_type = "kill -9, restart", "+".join(QUEUE_TYPES)
+    queues = {kind: await broker.queue(kind) for kind in QUEUE_TYPES}
+    ids = {kind: message_ids(f"flt08-{kind}", PER_QUEUE) for kind in queues}
+    publisher = await history.watch(await broker.connection()).channel()
+    await publisher.confirm_select()
+    for kind, queue in queues.items():
+        publish(publisher, queue, ids[kind], persistent=True)
+    await confirms(publisher, set(range(1, len(queues) * PER_QUEUE + 1)), within=timeouts.REPLY * 2)
+    consumer = await history.watch(await broker.connection()).channel()
+    await consumer.qos(HELD_UNACKED)
+    await consumer.consume(queues["classic"])
+    held = await receive(consumer, HELD_UNACKED)
+
+    history.fault("kill -9", "applied", f"SIGKILL to the {node.name} node's process group")
+    await asyncio.to_thread(node.kill)
+    await asyncio.to_thread(node.start)
+    history.fault("kill -9", "removed", "started again on the same data dir")
+    await broker.forget_admin()
+    for queue in queues.values():
+        await queue_answers(broker, queue, within=RESTART_WINDOW_S)
+        await drain_queue(broker, history, queue, expect=history.confirmed_ids(), within=RESTART_WINDOW_S)
+
+    verdict = history.check()
+    check(verdict.confirmed == len(queues) * PER_QUEUE and len(held) == HELD_UNACKED, "the broker confirmed every "
+          "publish and a consumer held deliveries before the crash",
+          expected=f"{len(queues) * PER_QUEUE} confirmed, {HELD_UNACKED} held", actual=f"{verdict.confirmed}, {len(held)}")
+    expect_none(verdict, "lost", "every confirmed persistent message survives kill -9 and restart")
+    expect_none(verdict, "unflagged_redeliveries", "a message delivered before the crash comes back flagged")
