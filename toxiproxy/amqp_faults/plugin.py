@@ -25,6 +25,7 @@ from fixtures import verdicts
 from fixtures.broker import Broker
 from fixtures.history import History
 from fixtures.managed_brokers import BrokerStartError, managed_broker
+from fixtures.wire import ConnectFailed
 from fixtures.plugin import CONFORMANCE_DIR, STATE, rule_of
 
 from .client import ToxiproxyAPI, ToxiproxyError
@@ -220,6 +221,21 @@ def _copy_through(item: pytest.Function, profile: str) -> pytest.Function:
     copy.add_marker(pytest.mark.allure_label(RULE_FLT_05.id, label_type="tag"))
     copy.add_marker(pytest.mark.allure_label(f"fault profile {profile}", label_type="tag"))
     return copy
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_call(item: pytest.Item):
+    """In an FLT-05 copy, a broker that cannot even complete the handshake through the
+    profile breaks FLT-05 (TCP is a byte stream: a protocol header or frame split in
+    pieces is still the same bytes); it is a failure of the rule, not of the run."""
+    marker = item.get_closest_marker(PROFILE_MARKER)
+    try:
+        return (yield)
+    except ConnectFailed as failed:
+        if marker is None:
+            raise
+        raise verdicts.violation(f"{RULE_FLT_05.id}: the broker works through the {marker.args[0]} profile",
+                                 "the AMQP handshake completes", str(failed)) from None
 
 
 def _empty_callspec(suffix: str):
