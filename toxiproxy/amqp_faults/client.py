@@ -125,9 +125,9 @@ class ToxiproxyAPI:
         except (ValueError, KeyError, TypeError):
             return body.decode(errors="replace").strip()
 
-    def create_proxy(self, name: str, upstream: str) -> "FaultProxy":
+    def create_proxy(self, name: str, upstream: str, listen: str = "127.0.0.1:0") -> "FaultProxy":
         with self._endpoint():
-            proxy = self._server.create(upstream=upstream, name=name, listen="127.0.0.1:0")
+            proxy = self._server.create(upstream=upstream, name=name, listen=listen)
         return FaultProxy(self, proxy)
 
     def proxy_names(self) -> list[str]:
