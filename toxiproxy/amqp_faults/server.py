@@ -37,6 +37,17 @@ def find_binary() -> Path:
                                "PATH); run ci/setup, or give --toxiproxy-url")
 
 
+def _die_with_parent() -> None:
+    """Linux: the server gets SIGTERM when the pytest process that started it dies, even
+    by SIGKILL (a run killed by a time-out must not leave a server behind)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -58,7 +69,7 @@ class ToxiproxyServer:
             self.process = subprocess.Popen(
                 [str(self.binary), "-host", "127.0.0.1", "-port", str(port)],
                 env={**os.environ, "LOG_LEVEL": "warn"}, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, start_new_session=True)
+                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent)
         self.url = f"http://127.0.0.1:{port}"
         api = ToxiproxyAPI(self.url)
         deadline = time.monotonic() + START_TIMEOUT_S
