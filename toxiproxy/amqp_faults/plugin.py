@@ -23,7 +23,7 @@ import pytest
 
 from fixtures import verdicts
 from fixtures.broker import Broker
-from fixtures.history import History
+from fixtures.history import History, check_history
 from fixtures.managed_brokers import BrokerStartError, managed_broker
 from fixtures.wire import ConnectFailed
 from fixtures.plugin import CONFORMANCE_DIR, STATE, rule_of
@@ -162,6 +162,17 @@ def _flt05_route(request: pytest.FixtureRequest):
     test_broker = request.getfixturevalue("broker")
     test_broker.route = test_broker.target.with_address(proxy.host, proxy.port)
     verdicts.observe("fault profile", f"{profile.name}: {profile.detail}")
+    # The copy's connections go into a message history too (the rule itself judges;
+    # the history and its check are attached for the report).
+    recorded = request.getfixturevalue("history")
+    recorded.fault_name = profile.name
+    open_connection = test_broker.connection
+
+    async def recorded_connection(**kwargs):
+        return recorded.watch(await open_connection(**kwargs))
+
+    test_broker.connection = recorded_connection
+    recorded.fault(profile.name, "applied", profile.detail)
     yield
 
 
@@ -251,6 +262,9 @@ def pytest_runtest_makereport(item: pytest.Item, call):
     recorded = item.stash.get(HISTORY, None)
     if recorded is None or report.when != "call":
         return report
+    if recorded.last_check is None and recorded.events:
+        recorded.last_check = check_history(recorded.events, fault=recorded.fault_name,
+                                            queue_type=recorded.queue_type)
     verdict = recorded.last_check
     if verdict is not None:
         item.user_properties.append(("history_fault", verdict.fault))
