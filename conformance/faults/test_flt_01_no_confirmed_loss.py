@@ -6,7 +6,7 @@ import pytest
 
 from amqp_faults import down, latency, limit_data, reset_peer, silent_peer, slicer, stall
 from amqp_faults.workloads import publish_cut_bytes, publish_through_fault
-from fixtures import CONFIRMS, MUST, check, rule
+from fixtures import CONFIRMS, MUST, check, rule, timeouts
 from fixtures.history import expect_none
 
 RULE = rule("FLT-01", "No confirmed message is lost, under any network fault",
@@ -34,7 +34,7 @@ async def test_every_confirmed_message_is_delivered(broker, faults, history, mak
 
     outcome = await publish_through_fault(faults, queue, make_fault(queue), body_size=BODY, prefix="flt01")
 
-    verdict = history.check()
+    verdict = history.check(detection_window_s=timeouts.REPLY)
     check(verdict.confirmed >= len(outcome.before), "the publisher had confirmed messages before the fault",
           expected=f">= {len(outcome.before)} confirmed", actual=verdict.confirmed)
     expect_none(verdict, "lost", "every confirmed message is delivered after the fault")

@@ -8,7 +8,7 @@ import pytest
 
 from amqp_faults import down, latency, slicer, stall
 from amqp_faults.workloads import publish_through_fault
-from fixtures import CONFIRMS, MUST, rule
+from fixtures import CONFIRMS, MUST, rule, timeouts
 from fixtures.history import expect_none
 
 RULE = rule("FLT-02", "No publish is resolved twice or both ways, and no unexpected message is delivered",
@@ -25,7 +25,7 @@ async def test_confirms_stay_exactly_once_and_deliveries_stay_known(broker, faul
 
     await publish_through_fault(faults, queue, fault, before=100, during=100, prefix="flt02")
 
-    verdict = history.check()
+    verdict = history.check(detection_window_s=timeouts.REPLY)
     expect_none(verdict, "double_resolutions", "no sequence number is confirmed twice, or acked and nacked")
     expect_none(verdict, "watermark_violations", "no confirm at or below an earlier multiple=true tag")
     expect_none(verdict, "unknown_confirms", "no confirm for a number never published")
