@@ -2,6 +2,7 @@
 # repo root (and `pytest conformance/...`) pick it up with no install step. The baseline
 # plugin compares outcomes with conformance/baselines/; the model plugin carries the
 # options and report labels of the model-based checks (conformance/model/); the run store
-# writes each run's folder under reports/runs/.
+# writes each run's folder under reports/runs/; amqp_faults (toxiproxy/) is the
+# fault layer.
 pytest_plugins = ["fixtures.plugin", "fixtures.baseline_plugin", "fixtures.models.plugin",
-                  "fixtures.run_store"]
+                  "fixtures.run_store", "amqp_faults.plugin"]

@@ -1,0 +1,256 @@
+"""The fault layer's pytest plugin: the Toxiproxy server's life cycle, one proxy per
+test, the message history of fault tests (attachments and JUnit properties), and the
+FLT-05 copies of the ACK/QOS/PC/TX tests.
+
+Server: --toxiproxy-url (env TOXIPROXY_URL) names an external server; otherwise the
+suite starts the real toxiproxy-server on 127.0.0.1 and a free port when the first test
+needs it, and stops it at the end. Under xdist the controller starts it and hands its
+URL to every worker through workerinput, as it does the broker target; each test then
+creates and deletes its own proxy (never a global /reset). Without a server, fault
+tests are reported unsupported with one reason, never passed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+from fixtures import verdicts
+from fixtures.history import History, check_history
+from fixtures.wire import ConnectFailed
+from fixtures.plugin import CONFORMANCE_DIR, STATE, rule_of
+
+from .client import ToxiproxyAPI, ToxiproxyError
+from .faults import FaultInjector
+from .profiles import AREAS, PROFILES, RULE_FLT_05
+from .server import ToxiproxyServer, ToxiproxyUnavailable
+
+HISTORY = pytest.StashKey[History]()
+PROFILE_MARKER = "fault_profile"
+
+
+class _ServerState:
+    url: str | None = None
+    error: str | None = None
+    owned: ToxiproxyServer | None = None
+    version: str | None = None
+    needed = False
+
+
+SERVER = _ServerState()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("amqp-conformance")
+    group.addoption("--toxiproxy-url", default=os.environ.get("TOXIPROXY_URL"),
+                    help="an external Toxiproxy server (http://host:port; env TOXIPROXY_URL). Without it "
+                         "the suite starts toxiproxy-server v2.12.0 itself (installed by ci/setup)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", f"{PROFILE_MARKER}(name): an FLT-05 copy run through a network profile")
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        SERVER.url = workerinput.get("toxiproxy_url")
+        SERVER.error = workerinput.get("toxiproxy_error")
+
+
+def _server_url(config: pytest.Config) -> str:
+    """The Toxiproxy URL for this run, starting the server on first use."""
+    if SERVER.url is None and SERVER.error is None:
+        external = config.getoption("toxiproxy_url")
+        try:
+            if external:
+                SERVER.version = ToxiproxyAPI(external).version()
+                SERVER.url = external
+            else:
+                SERVER.owned = ToxiproxyServer()
+                SERVER.url = SERVER.owned.start()
+                SERVER.version = ToxiproxyAPI(SERVER.url).version()
+        except (ToxiproxyUnavailable, ToxiproxyError) as problem:
+            SERVER.owned, SERVER.url = None, None
+            SERVER.error = f"no Toxiproxy server: {problem}"
+    if SERVER.error:
+        raise ToxiproxyUnavailable(SERVER.error)
+    return SERVER.url
+
+
+def pytest_configure_node(node) -> None:  # xdist controller: one server for every worker
+    try:
+        node.workerinput["toxiproxy_url"] = _server_url(node.config)
+    except ToxiproxyUnavailable as problem:
+        node.workerinput["toxiproxy_error"] = str(problem)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if SERVER.owned is not None:
+        SERVER.owned.stop()
+        SERVER.owned = None
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    if SERVER.error and SERVER.needed:
+        terminalreporter.line(f"toxiproxy: {SERVER.error} -> the fault tests selected are reported unsupported",
+                              yellow=True)
+
+
+# -- fixtures ------------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def toxiproxy_api(request: pytest.FixtureRequest) -> ToxiproxyAPI:
+    try:
+        return ToxiproxyAPI(_server_url(request.config))
+    except ToxiproxyUnavailable as problem:
+        SERVER.needed = True
+        verdicts.unsupported("fault injection needs Toxiproxy", str(problem))
+
+
+@pytest.fixture
+def fault_proxy(request: pytest.FixtureRequest, toxiproxy_api: ToxiproxyAPI):
+    """A proxy of this test's own in front of the broker under test, deleted afterwards."""
+    state = request.config.stash[STATE]
+    if state.target is None:
+        pytest.fail("no broker target for the proxy", pytrace=False)
+    digest = hashlib.sha1(f"{os.environ.get('PYTEST_XDIST_WORKER', 'w')}/{request.node.nodeid}".encode())
+    proxy = toxiproxy_api.create_proxy(f"amqpc-{state.run_id}-{digest.hexdigest()[:12]}",
+                                       f"{state.target.host}:{state.target.port}")
+    try:
+        yield proxy
+    finally:
+        try:
+            proxy.delete()
+        except ToxiproxyError as problem:
+            verdicts.attach("toxiproxy cleanup problem", str(problem))
+
+
+@pytest.fixture
+def history(request: pytest.FixtureRequest) -> History:
+    """The message history of this test; attached to its report."""
+    recorded = History()
+    request.node.stash[HISTORY] = recorded
+    return recorded
+
+
+@pytest.fixture
+def faults(fault_proxy, broker, history):
+    """This test's proxy, broker and history together: connections through the proxy or
+    direct, faults applied and removed (and lifted at teardown if still applied)."""
+    injector = FaultInjector(fault_proxy, broker, history)
+    yield injector
+    injector.remove_all_now()
+
+
+@pytest.fixture(autouse=True)
+def _flt05_route(request: pytest.FixtureRequest):
+    """For an FLT-05 copy: its own proxy with the profile from before the first byte,
+    and the test's broker connections routed through it."""
+    marker = request.node.get_closest_marker(PROFILE_MARKER)
+    if marker is None:
+        yield
+        return
+    profile = PROFILES[marker.args[0]]
+    proxy = request.getfixturevalue("fault_proxy")
+    for toxic in profile.toxics:
+        proxy.add_toxic(toxic)
+    test_broker = request.getfixturevalue("broker")
+    test_broker.route = test_broker.target.with_address(proxy.host, proxy.port)
+    verdicts.observe("fault profile", f"{profile.name}: {profile.detail}")
+    # The copy's connections go into a message history too (the rule itself judges;
+    # the history and its check are attached for the report).
+    recorded = request.getfixturevalue("history")
+    recorded.fault_name = profile.name
+    open_connection = test_broker.connection
+
+    async def recorded_connection(**kwargs):
+        return recorded.watch(await open_connection(**kwargs))
+
+    test_broker.connection = recorded_connection
+    recorded.fault(profile.name, "applied", profile.detail)
+    yield
+
+
+# -- FLT-05: every ACK/QOS/PC/TX test again through each profile ---------------------------------
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
+    copies = []
+    for item in items:
+        declared = rule_of(item)
+        if (declared is None or declared.area not in AREAS or not isinstance(item, pytest.Function)
+                or CONFORMANCE_DIR not in Path(str(item.fspath)).resolve().parents):
+            continue
+        for profile in PROFILES:
+            copies.append(_copy_through(item, profile))
+    items.extend(copies)
+
+
+def _copy_through(item: pytest.Function, profile: str) -> pytest.Function:
+    base = getattr(item, "callspec", None)
+    suffix = f"flt05-{profile}"
+    callspec = dataclasses.replace(base, _idlist=[*base._idlist, suffix]) if base is not None \
+        else _empty_callspec(suffix)
+    copy = type(item).from_parent(item.parent, name=f"{item.originalname}[{callspec.id}]", callspec=callspec,
+                                  callobj=item.obj, fixtureinfo=item._fixtureinfo, keywords=item.keywords,
+                                  originalname=item.originalname)
+    copy.own_markers = [*item.own_markers]
+    copy.add_marker(pytest.mark.fault_profile(profile))
+    copy.add_marker(pytest.mark.fault)
+    copy.extra_keyword_matches.update({RULE_FLT_05.id, RULE_FLT_05.keyword, profile, "fault"})
+    copy.user_properties.append(("fault_rule", RULE_FLT_05.id))
+    copy.user_properties.append(("fault_profile", profile))
+    copy.add_marker(pytest.mark.allure_label(RULE_FLT_05.id, label_type="tag"))
+    copy.add_marker(pytest.mark.allure_label(f"fault profile {profile}", label_type="tag"))
+    return copy
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_call(item: pytest.Item):
+    """In an FLT-05 copy, a broker that cannot even complete the handshake through the
+    profile breaks FLT-05 (TCP is a byte stream: a protocol header or frame split in
+    pieces is still the same bytes); it is a failure of the rule, not of the run."""
+    marker = item.get_closest_marker(PROFILE_MARKER)
+    try:
+        return (yield)
+    except ConnectFailed as failed:
+        if marker is None:
+            raise
+        raise verdicts.violation(f"{RULE_FLT_05.id}: the broker works through the {marker.args[0]} profile",
+                                 "the AMQP handshake completes", str(failed)) from None
+
+
+def _empty_callspec(suffix: str):
+    from _pytest.python import CallSpec  # the type of item.callspec; no public constructor
+
+    return CallSpec(_idlist=[suffix])
+
+
+# -- the history in the report -----------------------------------------------------------------
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call):
+    report = yield
+    recorded = item.stash.get(HISTORY, None)
+    if recorded is None or report.when != "call":
+        return report
+    if recorded.last_check is None and recorded.events:
+        recorded.last_check = check_history(recorded.events, fault=recorded.fault_name,
+                                            queue_type=recorded.queue_type)
+    verdict = recorded.last_check
+    if verdict is not None:
+        item.user_properties.append(("history_fault", verdict.fault))
+        item.user_properties.extend(verdict.junit_properties())
+    try:
+        import allure
+
+        allure.attach(recorded.jsonl(), "message-history.jsonl", "application/x-ndjson", "jsonl")
+        if verdict is not None:
+            import json
+
+            allure.attach(json.dumps(verdict.to_json(), indent=1), "history-check.json",
+                          allure.attachment_type.JSON)
+    except Exception:  # noqa: BLE001 - reporting must never change a verdict
+        pass
+    if report.failed:
+        report.sections.append(("message history (JSON Lines)", recorded.jsonl()[-20000:]))
+    return report

@@ -1,0 +1,96 @@
+"""The Toxiproxy server the suite starts itself: the real Shopify binary (v2.12.0,
+installed by ci/setup from the Go module proxy), on 127.0.0.1 and a free port."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from .client import ToxiproxyAPI, ToxiproxyError
+
+VERSION = "2.12.0"
+START_TIMEOUT_S = 10.0
+
+
+class ToxiproxyUnavailable(RuntimeError):
+    """No Toxiproxy server can be had; the message says why and how to get one."""
+
+
+def cached_binary() -> Path:
+    cache = Path(os.environ.get("AMQP_CONFORMANCE_CACHE", Path.home() / ".cache" / "amqp-conformance"))
+    return cache / "toxiproxy" / f"v{VERSION}" / "bin" / "toxiproxy-server"
+
+
+def find_binary() -> Path:
+    """$TOXIPROXY_SERVER, then the ci/setup cache, then PATH."""
+    candidates = [os.environ.get("TOXIPROXY_SERVER"), str(cached_binary()), shutil.which("toxiproxy-server")]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return Path(candidate)
+    raise ToxiproxyUnavailable(f"no toxiproxy-server binary (looked at $TOXIPROXY_SERVER, {cached_binary()}, "
+                               "PATH); run ci/setup, or give --toxiproxy-url")
+
+
+def _die_with_parent() -> None:
+    """Linux: the server gets SIGTERM when the pytest process that started it dies, even
+    by SIGKILL (a run killed by a time-out must not leave a server behind)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class ToxiproxyServer:
+    """A toxiproxy-server process owned by this run; `url` once started."""
+
+    def __init__(self, binary: Path | None = None) -> None:
+        self.binary = binary or find_binary()
+        self.process: subprocess.Popen | None = None
+        self.url = ""
+        self.log_file = Path(tempfile.mkstemp(prefix="amqpc-toxiproxy-", suffix=".log")[1])
+
+    def start(self) -> str:
+        port = _free_port()
+        with open(self.log_file, "wb") as log:
+            self.process = subprocess.Popen(
+                [str(self.binary), "-host", "127.0.0.1", "-port", str(port)],
+                env={**os.environ, "LOG_LEVEL": "warn"}, stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent)
+        self.url = f"http://127.0.0.1:{port}"
+        api = ToxiproxyAPI(self.url)
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise ToxiproxyUnavailable(f"{self.binary} exited with status {self.process.returncode}: "
+                                           f"{self.log_file.read_text(errors='replace')[-300:]}")
+            try:
+                api.version()
+                return self.url
+            except ToxiproxyError:
+                time.sleep(0.05)
+        self.stop()
+        raise ToxiproxyUnavailable(f"{self.binary} did not answer on {self.url} within {START_TIMEOUT_S:.0f} s")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+        self.log_file.unlink(missing_ok=True)

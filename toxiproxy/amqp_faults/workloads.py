@@ -1,0 +1,301 @@
+"""The steps fault tests are made of: publish messages with ids and confirms, consume,
+ack, and drain a queue completely on a direct connection. Every wait is bounded; a
+connection the fault has cut ends a step early instead of failing it (the history
+checker judges what happened, not the step)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from pathlib import Path
+from dataclasses import dataclass
+from typing import Callable
+
+from pamqp import commands as spec
+from pamqp import frame as pamqp_frame
+from pamqp.body import ContentBody
+from pamqp.header import ContentHeader
+
+from fixtures import timeouts
+from fixtures.broker import Broker
+from fixtures.history import History
+from fixtures.wire import Closed, Confirm, ConnectionLost, Delivery, NoReply, WireChannel
+
+from .faults import Fault, FaultInjector, down, limit_data, reset_peer, silent_peer
+
+CUT = (ConnectionLost, Closed, ConnectionError, OSError)
+
+
+def message_ids(prefix: str, count: int, start: int = 0) -> list[str]:
+    return [f"{prefix}-{n:04d}" for n in range(start, start + count)]
+
+
+def publish(channel: WireChannel, queue: str, ids: list[str], *, body_size: int = 64,
+            persistent: bool = True) -> list[str]:
+    """Publish one message per id (its message_id property); returns the ids sent before
+    the connection was found cut."""
+    sent = []
+    for message_id in ids:
+        body = message_id.encode().ljust(body_size, b".")
+        properties = spec.Basic.Properties(message_id=message_id, delivery_mode=2 if persistent else 1)
+        try:
+            channel.publish(body, routing_key=queue, properties=properties)
+        except CUT:
+            break
+        sent.append(message_id)
+    return sent
+
+
+async def confirms(channel: WireChannel, wanted: set[int], *, within: float,
+                   covered: set[int] | None = None) -> set[int]:
+    """Take confirms until every sequence number in `wanted` is covered, `within` passes
+    or the connection is cut; returns the numbers covered (the history has the details)."""
+    covered = set() if covered is None else covered
+    deadline = time.monotonic() + within
+    while not wanted <= covered:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        try:
+            confirm = await channel.expect(Confirm, timeout=remaining, waiting_for="publisher confirms")
+        except (NoReply, *CUT):
+            break
+        covered.update(range(1, confirm.delivery_tag + 1) if confirm.multiple else [confirm.delivery_tag])
+    return covered
+
+
+async def publish_confirmed(faults: FaultInjector, queue: str, ids: list[str], **kw) -> None:
+    """Publish on a direct confirm channel and wait for every confirm: the messages a
+    consumer-side fault test starts from."""
+    connection = await faults.direct()
+    channel = await connection.channel()
+    await channel.confirm_select()
+    publish(channel, queue, ids, **kw)
+    await confirms(channel, set(range(1, len(ids) + 1)), within=timeouts.REPLY)
+    await connection.close()
+
+
+async def receive(channel: WireChannel, count: int, *, within: float | None = None) -> list[Delivery]:
+    """Up to `count` deliveries, bounded; fewer if the connection is cut."""
+    got = []
+    deadline = time.monotonic() + (within or timeouts.REPLY)
+    while len(got) < count:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        try:
+            got.append(await channel.expect_delivery(timeout=remaining))
+        except (NoReply, *CUT):
+            break
+    return got
+
+
+async def drain(faults: FaultInjector, queue: str, *, expect: set[str], within: float) -> list[Delivery]:
+    """Consume (automatic ack) on a direct connection until every id in `expect` has come
+    and the queue is empty, or `within` passes: the complete drain the checker needs."""
+    return await drain_queue(faults.broker, faults.history, queue, expect=expect, within=within)
+
+
+async def queue_answers(broker: Broker, queue: str, *, within: float) -> int | None:
+    """Poll a passive declare until the queue answers (after a restart its process may
+    still be recovering) or `within` passes; its ready count, or None."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            return await broker.ready_count(queue)
+        except Exception:  # noqa: BLE001 - not there yet: a refused or unanswered declare
+            await asyncio.sleep(0.2)
+    return None
+
+
+async def written_to_disk(data_dir: Path, marker: str, *, within: float) -> float | None:
+    """Poll the files under a node's data dir until one contains `marker` (say a queue
+    name: the broker has written that record out of its own buffers) or `within`
+    passes; seconds it took, or None. A durable queue declared a moment before a kill -9
+    may exist only in the broker's write buffers; a crash-recovery rule about confirmed
+    messages starts once the queue itself is on disk."""
+    started = time.monotonic()
+    needle = marker.encode()
+
+    def found() -> bool:
+        for path in data_dir.rglob("*"):
+            if "log" in path.relative_to(data_dir).parts:
+                continue  # the broker's own log is no record of the data
+            with contextlib.suppress(OSError):
+                if path.is_file() and needle in path.read_bytes():
+                    return True
+        return False
+
+    while time.monotonic() - started < within:
+        if await asyncio.to_thread(found):
+            return round(time.monotonic() - started, 2)
+        await asyncio.sleep(0.1)
+    return None
+
+
+async def drain_queue(broker: Broker, history: History, queue: str, *, expect: set[str],
+                      within: float) -> list[Delivery]:
+    """drain() for a broker with no proxy in front (a crashed and restarted node)."""
+    connection = history.watch(await broker.connection(target=broker.target))
+    channel = await connection.channel()
+    await channel.consume(queue, consumer_tag="drain", no_ack=True)
+    got: list[Delivery] = []
+    deadline = time.monotonic() + within
+    while True:
+        remaining = deadline - time.monotonic()
+        missing = expect - {d.message_id for d in got}
+        if not missing and await broker.ready_count(queue) == 0:
+            # Deliveries already on the wire arrive within a round trip.
+            got.extend(await receive(channel, 10 ** 6, within=0.1))
+            break
+        if remaining <= 0:
+            break
+        try:
+            got.append(await channel.expect_delivery(timeout=min(remaining, 0.5)))
+        except NoReply:
+            continue
+    await connection.close()
+    return got
+
+
+# -- a consumer cut off by a fault (RD-02 through faults, FLT-03) ----------------------------------
+HEARTBEAT_S = 1  # fault tests negotiate 1 s heartbeats: RabbitMQ declares a silent peer dead in 2-3 s
+CUT_BODY = 4000  # big enough that a computed cut point lands well inside a body frame
+
+
+def delivery_cut_bytes(queue: str, consumer_tag: str, ids: list[str], whole: int) -> int:
+    """Bytes from consume-ok up to the middle of the body of delivery number `whole + 1`:
+    a downstream limit_data of this size cuts that delivery mid-frame."""
+    def size(frame, channel=1):
+        return len(pamqp_frame.marshal(frame, channel))
+
+    total = size(spec.Basic.ConsumeOk(consumer_tag=consumer_tag))
+    for tag, message_id in enumerate(ids[:whole + 1], 1):
+        properties = spec.Basic.Properties(message_id=message_id, delivery_mode=2)
+        total += size(spec.Basic.Deliver(consumer_tag=consumer_tag, delivery_tag=tag, redelivered=False,
+                                         exchange="", routing_key=queue))
+        total += size(ContentHeader(0, CUT_BODY, properties))
+        total += size(ContentBody(b"x" * CUT_BODY)) if tag <= whole else 8 + CUT_BODY // 2
+    return total
+
+
+@dataclass(frozen=True)
+class ConsumerCut:
+    """How a consumer is cut, and within how long the broker must have noticed."""
+
+    name: str
+    fault: Callable[[str, list[str]], Fault]  # (queue, ids) -> the fault
+    window_s: float  # expected detection window, plus the time to requeue and redeliver
+    # When the fault starts: "after-deliveries" (the consumer holds them), "before-consume"
+    # (limit_data counts from before the deliveries), "before-deliveries" (the broker stops
+    # hearing the consumer, then delivers to it: see silent-peer).
+    start: str = "after-deliveries"
+
+
+CONSUMER_CUTS = {
+    # RST at the broker's next heartbeat (every 0.5 s): noticed at once.
+    "reset-peer": ConsumerCut("reset-peer", lambda q, ids: reset_peer("downstream"), 3.0),
+    # FIN on both sides at once.
+    "down": ConsumerCut("down", lambda q, ids: down(), 3.0),
+    # The consumer falls silent (nothing it sends reaches the broker, the TCP connection
+    # stays open): only the broker's heartbeat monitor can tell, 2-3 intervals (1 s) after
+    # the last byte. The deliveries are made after the silence starts so that the broker's
+    # consumer timeout (2.5 s on the managed node, counted from each delivery) cannot
+    # requeue them first: what is measured is the heartbeat.
+    "silent-peer": ConsumerCut("silent-peer", lambda q, ids: silent_peer("upstream"), 3 * HEARTBEAT_S + 2.0,
+                               start="before-deliveries"),
+    # The third delivery is cut inside its body frame; the proxy closes the connection.
+    "limit-data-mid-delivery": ConsumerCut(
+        "limit-data-mid-delivery",
+        lambda q, ids: limit_data(delivery_cut_bytes(q, "cut-consumer", ids, whole=2), "downstream"),
+        3.0, start="before-consume"),
+}
+
+
+@dataclass
+class CutOutcome:
+    seen: list[Delivery]  # what the cut consumer received in full
+    acked: list[str]  # ids it acked (with a barrier: the broker has the acks)
+    returned: list[Delivery]  # what a direct consumer got after the cut
+
+
+async def cut_consumer(faults: FaultInjector, queue: str, ids: list[str], cut: ConsumerCut, *,
+                       acks: int = 0) -> CutOutcome:
+    """Publish `ids` (confirmed), let a consumer behind the proxy receive them and ack
+    the first `acks` (only when the cut comes after the deliveries), cut it, then drain
+    the queue directly."""
+    fault = cut.fault(queue, ids)
+    await faults.prepare(fault)
+    if cut.start != "before-deliveries":
+        await publish_confirmed(faults, queue, ids, body_size=CUT_BODY)
+    consumer = await faults.connection(heartbeat=HEARTBEAT_S)
+    channel = await consumer.channel()
+    if cut.start == "before-consume":
+        await faults.apply(fault)
+    await channel.consume(queue, consumer_tag="cut-consumer")
+    if cut.start == "before-deliveries":
+        await faults.apply(fault)
+        await publish_confirmed(faults, queue, ids, body_size=CUT_BODY)
+    seen = await receive(channel, len(ids))
+    acked = []
+    if cut.start == "after-deliveries":
+        for delivery in seen[:acks]:
+            channel.ack(delivery.delivery_tag)
+            acked.append(delivery.message_id)
+        if acked:
+            await channel.barrier()  # the broker has processed the acks
+        await faults.apply(fault)
+    returned = await drain(faults, queue, expect=set(ids) - set(acked), within=cut.window_s)
+    await faults.remove(fault)
+    return CutOutcome(seen, acked, returned)
+
+
+# -- a publisher hit by a fault with confirms outstanding (FLT-01, FLT-02, FLT-06) ------------------
+FAULT_WINDOW_S = 1.0  # how long confirms are awaited while the fault holds (a negative window)
+
+
+def publish_cut_bytes(queue: str, ids: list[str], whole: int, body_size: int) -> int:
+    """Bytes from the first publish up to the middle of the body of publish `whole + 1`:
+    an upstream limit_data of this size cuts that publish mid-frame."""
+    total = 0
+    for n, message_id in enumerate(ids[:whole + 1]):
+        properties = spec.Basic.Properties(message_id=message_id, delivery_mode=2)
+        total += len(pamqp_frame.marshal(spec.Basic.Publish(exchange="", routing_key=queue), 1))
+        total += len(pamqp_frame.marshal(ContentHeader(0, body_size, properties), 1))
+        total += len(pamqp_frame.marshal(ContentBody(b"x" * body_size), 1)) if n < whole else 8 + body_size // 2
+    return total
+
+
+@dataclass
+class PublishOutcome:
+    before: list[str]  # published and confirmed before the fault
+    during: list[str]  # published while the fault held
+    quiet_while_faulted: bool  # no confirm for `during` arrived while the fault held
+    drained: list[Delivery]
+
+
+async def publish_through_fault(faults: FaultInjector, queue: str, fault: Fault | Callable[[list[str]], Fault], *,
+                                before: int = 20, during: int = 20, body_size: int = 64,
+                                prefix: str = "m") -> PublishOutcome:
+    """A publisher behind the proxy in confirm mode: `before` messages confirmed, then the
+    fault, `during` more published into it, confirms awaited for FAULT_WINDOW_S, the fault
+    removed, late confirms collected, and the queue drained directly."""
+    first, second = message_ids(prefix, before), message_ids(prefix, during, start=before)
+    if callable(fault):
+        fault = fault(second)
+    await faults.prepare(fault)
+    connection = await faults.connection(heartbeat=HEARTBEAT_S)
+    channel = await connection.channel()
+    await channel.confirm_select()
+    publish(channel, queue, first, body_size=body_size)
+    covered = await confirms(channel, set(range(1, before + 1)), within=timeouts.REPLY)
+    await faults.apply(fault)
+    publish(channel, queue, second, body_size=body_size)
+    later = set(range(before + 1, before + during + 1))
+    covered = await confirms(channel, later, within=FAULT_WINDOW_S, covered=covered)
+    quiet = not (covered & later)
+    await faults.remove(fault)
+    await confirms(channel, later, within=timeouts.REPLY, covered=covered)
+    drained = await drain(faults, queue, expect=faults.history.confirmed_ids(), within=timeouts.REPLY)
+    return PublishOutcome(first, second, quiet, drained)
