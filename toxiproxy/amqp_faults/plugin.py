@@ -23,6 +23,7 @@ from fixtures import verdicts
 from fixtures.history import History, check_history
 from fixtures.wire import ConnectFailed
 from fixtures.plugin import CONFORMANCE_DIR, STATE, rule_of
+from fixtures.rules import Strength
 
 from .client import ToxiproxyAPI, ToxiproxyError
 from .faults import FaultInjector
@@ -181,6 +182,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         if (declared is None or declared.area not in AREAS or not isinstance(item, pytest.Function)
                 or CONFORMANCE_DIR not in Path(str(item.fspath)).resolve().parents):
             continue
+        if item.get_closest_marker("fault") is not None:
+            continue  # a fault test already (PC-10 crashes its own node): no network profile on top
+        if declared.strength is Strength.INFO:
+            continue  # FLT-05 is about verdicts; a measurement (PC-12, QOS-08, ...) has none to change
         for profile in PROFILES:
             copies.append(_copy_through(item, profile))
     items.extend(copies)
