@@ -362,8 +362,20 @@ class MutantProxy:
         return self
 
     def __exit__(self, *exc) -> None:
+        with contextlib.suppress(Exception):
+            asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop).result(5)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
+        if not self._thread.is_alive():
+            self._loop.close()
+
+    async def _shutdown(self) -> None:
+        """Stop listening and end every proxied connection."""
+        self._server.close()
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)

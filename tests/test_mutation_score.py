@@ -106,14 +106,18 @@ class Score:
         notes = []
         if survived:
             notes.append("survived " + "; ".join(survived))
-        if self.no_test:
-            notes.append("no test yet: " + ids(self.no_test))
+        if [r for r in self.no_test if r not in NEEDS_RESTART]:
+            notes.append("no test yet: " + ids([r for r in self.no_test if r not in NEEDS_RESTART]))
+        if set(self.no_test) & NEEDS_RESTART:
+            notes.append("not judged through the proxy (needs a broker the suite restarts): "
+                         + ids(sorted(set(self.no_test) & NEEDS_RESTART)))
         if self.moved_controls:
             notes.append("controls moved: " + ids(self.moved_controls))
         if self.proxy_errors:
             notes.append("proxy errors: " + "; ".join(self.proxy_errors[:2]))
         return (f"| {self.mutant.name} | {ids(self.mutant.breaks)} | {ids(self.judged)} | {ids(self.failed)} "
-                f"| {self.verdict} | {ids(self.controls)} | {self.seconds:.1f} | {' '.join(notes)} |")
+                f"| {self.verdict} | {ids(self.controls) if self.judged else '-'} "
+                f"| {f'{self.seconds:.1f}' if self.judged else '-'} | {'; '.join(notes)} |")
 
 
 TABLE_HEAD = ("| mutant | rules it breaks | rules with a test here | rules that failed | killed "
