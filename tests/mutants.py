@@ -7,7 +7,9 @@ knows how a test is written, only what the rule promises.
 Rules no mutant covers, and why: the INFO rules (ACK-01's contiguity, RQ-06, RD-07,
 QOS-05/06/08/09, PC-12/13, TX-07, CON-08, CON-13, FLT-06) have no verdict to break;
 RQ-05 and CON-14 (SHOULD, ordering among messages or consumers) need the proxy to hold
-a queue's contents, which it cannot.
+a queue's contents, which it cannot. "Delivery tags start at 2 on every channel" breaks
+no rule: tags stay positive, increasing and per channel; where the count starts is INFO
+(ACK-01 records "contiguous from 1"), so it is not a mutant.
 """
 
 from __future__ import annotations
@@ -104,15 +106,6 @@ class TagsConnectionWide(TagRenumbering):
     def client_tag(self, link, channel, broker_tag):
         link.state["next tag"] = link.state.get("next tag", 0) + 1
         return link.state["next tag"]
-
-
-class TagsStartAtTwo(TagRenumbering):
-    """Every channel's delivery tags start at 2 (the broker's tag plus one)."""
-
-    breaks = ("ACK-02",)
-
-    def client_tag(self, link, channel, broker_tag):
-        return broker_tag + 1
 
 
 class AckDropping(Mutant):
@@ -238,12 +231,15 @@ class AckOfAutoAckDeliveryAccepted(AckDropping):
 
 
 class ChannelErrorClosesConnection(Mutant):
-    """Every channel error closes the whole connection instead of one channel."""
+    """A channel error provoked by an ack, nack or reject closes the whole connection
+    instead of the one channel."""
 
     breaks = ("ACK-12",)
+    blamed = {(60, 80), (60, 90), (60, 120)}  # basic.ack, basic.reject, basic.nack
 
     def from_broker(self, link, cmd):
-        if isinstance(cmd.method, spec.Channel.Close) and cmd.method.reply_code >= 400:
+        m = cmd.method
+        if isinstance(m, spec.Channel.Close) and m.reply_code >= 400 and (m.class_id, m.method_id) in self.blamed:
             link.escalate_to_connection_close(cmd.method.reply_code, cmd.method.reply_text)
             return []
         return None
@@ -368,9 +364,10 @@ class ChannelErrorLosesUnacked(Mutant):
 
 
 class ClearRedelivered(Mutant):
-    """Every delivery claims to be a first delivery (redelivered=false)."""
+    """Every delivery claims to be a first delivery (redelivered=false). (RD-03 promises
+    the requeue after a channel error, not the flag: it is not listed.)"""
 
-    breaks = ("RQ-01", "RD-01", "RD-02", "RD-03", "RD-06", "RD-09", "CON-10", "FLT-03", "FLT-04")
+    breaks = ("RQ-01", "RD-01", "RD-02", "RD-06", "RD-09", "CON-10", "FLT-03", "FLT-04")
 
     def from_broker(self, link, cmd):
         if isinstance(cmd.method, (spec.Basic.Deliver, spec.Basic.GetOk)) and cmd.method.redelivered:
@@ -389,13 +386,17 @@ class AlwaysRedelivered(Mutant):
         return None
 
 
-class AcksIgnored(AckDropping):
-    """Single acks are never applied: a close requeues acked deliveries too."""
+class AckRequeues(Mutant):
+    """A single ack puts the message back in the queue instead of settling it (the tag
+    is gone either way, so a second ack is still an unknown tag)."""
 
     breaks = ("RD-05",)
 
-    def drops(self, link, channel, method):
-        return isinstance(method, spec.Basic.Ack) and not is_multiple(method) and method.delivery_tag > 0
+    def from_client(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Basic.Ack) and not m.multiple and m.delivery_tag in link.tracker.channel(cmd.channel).outstanding:
+            return replaced(cmd, spec.Basic.Nack(delivery_tag=m.delivery_tag, multiple=False, requeue=True))
+        return None
 
 
 class RecoverDoesNothing(Mutant):
@@ -912,13 +913,13 @@ class AcksBeforeCloseLost(Mutant):
 
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (cls() for cls in [
-    TagsNotIncreasing, TagsConnectionWide, TagsStartAtTwo, AcceptsNeverDeliveredTag, AcceptsDoubleAck,
+    TagsNotIncreasing, TagsConnectionWide, AcceptsNeverDeliveredTag, AcceptsDoubleAck,
     AcceptsAckOnAnotherChannel, AckMultipleIgnored, AckSingleActsAsMultiple, AcceptsMultipleAckOfSettledTag,
     AckAllRefused, AckOfTagZeroAccepted, BadAckInTransactionIgnored, AckOfAutoAckDeliveryAccepted,
     ChannelErrorClosesConnection, AcceptsAckOfRequeuedTag, HidePreconditionFailed,
     RequeueFlagFlipped, RequeueFalseRequeues, NackMultipleIgnored, NackAllDrops,
     ClosedChannelLosesUnacked, LostConnectionLosesUnacked, ChannelErrorLosesUnacked, ClearRedelivered,
-    AlwaysRedelivered, AcksIgnored, RecoverDoesNothing, AutoAckIgnored, RedeliveryOnlyToFirstConsumer,
+    AlwaysRedelivered, AckRequeues, RecoverDoesNothing, AutoAckIgnored, RedeliveryOnlyToFirstConsumer,
     PrefetchIgnored, PrefetchZeroLimits, PrefetchLimitsAutoAck, PrefetchLimitsGet,
     AnswersNowaitConfirmSelect, ShiftConfirmTags, CountsPublishesBeforeSelect, DuplicateConfirms,
     StaleMultipleConfirm, ReorderConfirms, UnroutableReturnedWithoutMandatory, ReturnAfterAck,
