@@ -1,0 +1,247 @@
+"""The suite's power, measured: every mutant of tests/mutants.py (RabbitMQ behind a proxy
+that breaks one rule) must make the tests of the rules it breaks fail (MUST) or turn
+non-strict (SHOULD), while a control sample of other rules keeps its baseline outcome;
+and the pass-through proxy must change no outcome at all.
+
+One RabbitMQ node serves the whole module. The baseline is a direct run against that
+node of exactly the rules the mutants select. (The seam for per-broker baseline files:
+`baseline()` below; once a checked-in baseline for this RabbitMQ version exists, it can
+be read there instead, and the pass-through control still compares against a direct run.)
+
+A mutant whose rules have no module in this checkout is reported "no test yet": rule
+modules arrive from other branches, and after they merge every mutant has its test. A
+mutant whose rule module exists and that survives fails this test: strengthen the rule's
+test, never weaken the mutant.
+
+Which mutants run: env AMQPC_MUTANTS = "all" (ci/mutation), a comma-separated list of
+names, or by default CI_SUBSET (one mutant per named rule, for .ci/run)."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from fixtures.managed_brokers import RabbitMQNode
+from tests.mutant_proxy import MutantProxy
+from tests.mutants import MUTANTS, SHOULD_RULES, Mutant
+from tests.suite_runs import REPO, SuiteRun, run_suite
+
+pytestmark = [pytest.mark.integration, pytest.mark.mutation]
+
+# One mutant per rule of the seven named ones (and one that breaks several at once).
+CI_SUBSET = ["accepts_never_delivered_tag", "accepts_double_ack", "accepts_ack_on_another_channel",
+             "lost_connection_loses_unacked", "shift_confirm_tags", "duplicate_confirms",
+             "stale_multiple_confirm", "reorder_confirms", "tx_channel_accepts_confirm_select",
+             "confirm_channel_accepts_tx_select", "consumer_timeout_hidden", "hide_precondition_failed",
+             "clear_redelivered"]
+# Rules whose tests keep running beside a mutant's targets: they must not move. Fast ones,
+# from areas other than the mutant's.
+CONTROL_POOL = ["ACK-04", "PC-02", "TX-01", "RD-02"]
+CONTROLS_PER_MUTANT = 2
+# Through the proxy the suite has an --amqp-url target it cannot restart: these rules
+# are judged only against a managed broker.
+NEEDS_RESTART = {"PC-10", "FLT-08"}
+SCORE_FILE = REPO / "reports" / "mutation-score.md"
+
+
+def rules_with_modules() -> set[str]:
+    """Rule ids declared by a module in this checkout's conformance/ tree."""
+    declared = set()
+    for module in (REPO / "conformance").rglob("test_*.py"):
+        declared.update(re.findall(r'rule\(\s*"([A-Z]+-\d{2})"', module.read_text()))
+    return declared
+
+
+def keyword(rule_id: str) -> str:
+    return rule_id.lower().replace("-", "_")
+
+
+def selection(rule_ids) -> str:
+    return " or ".join(sorted(keyword(r) for r in rule_ids))
+
+
+def outcomes(run: SuiteRun) -> dict[tuple[str, str], str]:
+    """(rule, test case) -> outcome class."""
+    return {(c.properties.get("rule", "?"), c.name): c.outcome for c in run.cases}
+
+
+def area(rule_id: str) -> str:
+    return rule_id.split("-")[0]
+
+
+@dataclass
+class Score:
+    mutant: Mutant
+    judged: list[str] = field(default_factory=list)  # target rules with a module here
+    no_test: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    seen: dict[str, set[str]] = field(default_factory=dict)  # target rule -> outcomes of its cases
+    controls: list[str] = field(default_factory=list)
+    moved_controls: list[str] = field(default_factory=list)
+    proxy_errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def killed(self) -> bool | None:
+        if not self.judged:
+            return None
+        return set(self.failed) == set(self.judged)
+
+    @property
+    def verdict(self) -> str:
+        if self.killed is None:
+            return "no test yet"
+        return "yes" if self.killed else "**no**"
+
+    def row(self) -> str:
+        def ids(items):
+            return ", ".join(items) or "-"
+        survived = [f"{r}: {'/'.join(sorted(self.seen.get(r, {'not run'})))}" for r in self.judged
+                    if r not in self.failed]
+        notes = []
+        if survived:
+            notes.append("survived " + "; ".join(survived))
+        if [r for r in self.no_test if r not in NEEDS_RESTART]:
+            notes.append("no test yet: " + ids([r for r in self.no_test if r not in NEEDS_RESTART]))
+        if set(self.no_test) & NEEDS_RESTART:
+            notes.append("not judged through the proxy (needs a broker the suite restarts): "
+                         + ids(sorted(set(self.no_test) & NEEDS_RESTART)))
+        if self.moved_controls:
+            notes.append("controls moved: " + ids(self.moved_controls))
+        if self.proxy_errors:
+            notes.append("proxy errors: " + "; ".join(self.proxy_errors[:2]))
+        return (f"| {self.mutant.name} | {ids(self.mutant.breaks)} | {ids(self.judged)} | {ids(self.failed)} "
+                f"| {self.verdict} | {ids(self.controls) if self.judged else '-'} "
+                f"| {f'{self.seconds:.1f}' if self.judged else '-'} | {'; '.join(notes)} |")
+
+
+TABLE_HEAD = ("| mutant | rules it breaks | rules with a test here | rules that failed | killed "
+              "| controls (kept) | s | notes |\n|---|---|---|---|---|---|---|---|")
+
+
+class PatientRabbitMQNode(RabbitMQNode):
+    """The suite's managed node with a consumer timeout longer than a reply bound plus a
+    quiet window. With the default 2.5 s, a test that holds deliveries and waits
+    timeouts.REPLY (3 s) for ones a broken broker never sends loses its channel to the
+    consumer timeout first and ends in an error instead of a verdict; a real broker's
+    timeout is minutes."""
+
+    consumer_timeout_ms = 6000
+
+
+@pytest.fixture(scope="module")
+def rabbitmq():
+    node = PatientRabbitMQNode()
+    node.start()
+    yield node
+    node.cleanup()
+
+
+def suite_args(node: RabbitMQNode, url: str, rule_ids) -> list[str]:
+    return ["--amqp-url", url, "--consumer-timeout-ms", str(node.consumer_timeout_ms), "-k", selection(rule_ids)]
+
+
+def chosen_mutants() -> list[Mutant]:
+    wanted = os.environ.get("AMQPC_MUTANTS", "")
+    if wanted == "all":
+        return list(MUTANTS.values())
+    names = [n.strip() for n in wanted.split(",") if n.strip()] or CI_SUBSET
+    unknown = [n for n in names if n not in MUTANTS]
+    assert not unknown, f"unknown mutants {unknown}; known: {', '.join(MUTANTS)}"
+    return [MUTANTS[n] for n in names]
+
+
+def plan(mutant: Mutant, existing: set[str]) -> tuple[list[str], list[str], list[str]]:
+    """(target rules judged here, target rules without a module, control rules)."""
+    judged = [r for r in mutant.breaks if r in existing and r not in NEEDS_RESTART]
+    no_test = [r for r in mutant.breaks if r not in existing or r in NEEDS_RESTART]
+    target_areas = {area(r) for r in mutant.breaks}
+    controls = [r for r in CONTROL_POOL if r in existing and area(r) not in target_areas][:CONTROLS_PER_MUTANT]
+    return judged, no_test, controls
+
+
+@pytest.fixture(scope="module")
+def baseline(rabbitmq, tmp_path_factory):
+    """Per-test outcomes of a direct run (no proxy) of every rule the chosen mutants select.
+    The seam for checked-in per-broker baseline files is here."""
+    existing = rules_with_modules()
+    needed = set()
+    for mutant in chosen_mutants():
+        judged, _, controls = plan(mutant, existing)
+        needed.update(judged, controls)
+    run = run_suite(tmp_path_factory.mktemp("baseline"), *suite_args(rabbitmq, rabbitmq.target.url, needed))
+    assert run.cases, run.output[-3000:]
+    return needed, run
+
+
+@pytest.mark.timeout(600)
+def test_pass_through_control_reproduces_the_baseline(rabbitmq, baseline, tmp_path):
+    needed, direct = baseline
+    target = rabbitmq.target
+    with MutantProxy(target.host, target.port) as proxy:
+        through = run_suite(tmp_path, *suite_args(rabbitmq, target.with_address("127.0.0.1", proxy.port).url, needed))
+    assert not proxy.errors, proxy.errors
+    assert proxy.links, "the suite did not go through the proxy"
+    assert outcomes(through) == outcomes(direct), (
+        f"the pass-through proxy changed outcomes:\n direct:  {outcomes(direct)}\n through: {outcomes(through)}")
+    print(f"pass-through control: {len(through.cases)} cases, all as in the direct run "
+          f"({direct.seconds:.1f} s direct, {through.seconds:.1f} s through the proxy)")
+
+
+@pytest.mark.timeout(3600)  # the whole catalogue after the merge; each suite run has its own bound
+def test_every_mutant_with_a_test_is_killed(rabbitmq, baseline, tmp_path):
+    _, direct = baseline
+    baseline_outcomes = outcomes(direct)
+    existing = rules_with_modules()
+    target = rabbitmq.target
+    scores = []
+    started = time.monotonic()
+    for mutant in chosen_mutants():
+        judged, no_test, controls = plan(mutant, existing)
+        score = Score(mutant, judged=judged, no_test=no_test, controls=controls)
+        scores.append(score)
+        if not judged:
+            continue
+        with MutantProxy(target.host, target.port, mutant) as proxy:
+            run = run_suite(tmp_path / mutant.name,
+                            *suite_args(rabbitmq, target.with_address("127.0.0.1", proxy.port).url,
+                                        judged + controls))
+        score.seconds = run.seconds
+        print(f"{mutant.name}: {run.seconds:.1f} s, {sorted(outcomes(run).items())}", flush=True)
+        score.proxy_errors = proxy.errors
+        seen = outcomes(run)
+        for rule_id in judged:
+            score.seen[rule_id] = {o for (r, _), o in seen.items() if r == rule_id}
+            broken_as = {"fail", "non-strict"} if rule_id in SHOULD_RULES else {"fail"}
+            if score.seen[rule_id] & broken_as:
+                score.failed.append(rule_id)
+        for key, outcome in seen.items():
+            if key[0] in controls and baseline_outcomes.get(key) != outcome:
+                score.moved_controls.append(f"{key[1]}: {baseline_outcomes.get(key)} -> {outcome}")
+        missing_controls = {k for k in baseline_outcomes if k[0] in controls} - set(seen)
+        score.moved_controls += [f"{k[1]}: not run" for k in sorted(missing_controls)]
+    total = time.monotonic() - started
+
+    judged_scores = [s for s in scores if s.killed is not None]
+    killed = [s for s in judged_scores if s.killed]
+    summary = (f"{len(killed)}/{len(judged_scores)} mutants with a test killed; "
+               f"{len(scores) - len(judged_scores)} with no test yet; "
+               f"{sum(1 for s in scores if s.moved_controls)} moved a control; {total:.0f} s")
+    table = "\n".join([TABLE_HEAD, *(s.row() for s in scores)])
+    print("\n" + table + "\n\n" + summary)
+    SCORE_FILE.parent.mkdir(exist_ok=True)
+    SCORE_FILE.write_text(f"# Mutation score\n\nRabbitMQ {rabbitmq.name} node, "
+                          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+                          f"mutants: {os.environ.get('AMQPC_MUTANTS') or 'CI subset'}\n\n{table}\n\n{summary}\n")
+
+    survivors = [s.mutant.name for s in judged_scores if not s.killed]
+    assert not survivors, f"mutants survived (strengthen their rules' tests): {survivors}\n{table}"
+    moved = [f"{s.mutant.name}: {s.moved_controls}" for s in scores if s.moved_controls]
+    assert not moved, f"mutants changed rules they do not break:\n" + "\n".join(moved)
+    errors = [f"{s.mutant.name}: {s.proxy_errors}" for s in scores if s.proxy_errors]
+    assert not errors, "the proxy itself failed:\n" + "\n".join(errors)
