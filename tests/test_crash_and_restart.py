@@ -42,6 +42,9 @@ def test_a_crashed_broker_comes_back_with_its_data(name):
     try:
         first_pid = node.process.pid
         assert asyncio.run(publish_confirmed(target, "crash-probe", b"kept")).ack
+        # The message is on disk once confirmed; a fresh queue's own record may not be yet
+        # (RabbitMQ answers declare-ok first). This test is about the restart machinery.
+        node.wait_until_on_disk("crash-probe", within=10)
 
         seconds = node.crash_and_restart()
 

@@ -11,8 +11,7 @@ import asyncio
 
 import pytest
 
-from amqp_faults.workloads import (confirms, drain_queue, message_ids, publish, queue_answers, receive,
-                                   written_to_disk)
+from amqp_faults.workloads import confirms, drain_queue, message_ids, publish, queue_answers, receive
 from fixtures import CONFIRMS, MUST, check, observe, rule, timeouts
 from fixtures.verdicts import attach
 from fixtures.history import expect_none
@@ -34,7 +33,7 @@ async def test_confirmed_persistent_messages_survive_kill_9(crashable_broker, hi
     history.fault_name, history.queue_type = "kill -9, restart", "+".join(QUEUE_TYPES)
     queues = {kind: await broker.queue(kind) for kind in QUEUE_TYPES}
     for queue in queues.values():
-        took = await written_to_disk(node.workdir, queue, within=RESTART_WINDOW_S)
+        took = await broker.wait_until_on_disk(queue, within=RESTART_WINDOW_S)
         observe("queue declaration on disk after", "not seen" if took is None else f"{took:.2f} s")
     ids = {kind: message_ids(f"flt08-{kind}", PER_QUEUE) for kind in queues}
     publisher = await history.watch(await broker.connection()).channel()

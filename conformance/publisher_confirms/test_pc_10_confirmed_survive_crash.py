@@ -24,6 +24,10 @@ async def test_confirmed_messages_survive_kill_9(crashable_broker, queue_type):
     await broker.require("confirms")
     queue = await broker.queue(queue_type)
     declared_at = time.monotonic()
+    # The rule is about confirmed messages: start once the queue's own record is on disk
+    # (a declaration a moment old may still sit in the broker's buffers; recorded).
+    on_disk = await broker.wait_until_on_disk(queue, within=timeouts.REPLY * 3)
+    observe("queue record on disk after", "not seen" if on_disk is None else f"{on_disk:.2f} s")
     ledger = ConfirmLedger()
     async with broker.channel() as channel:
         await channel.confirm_select()

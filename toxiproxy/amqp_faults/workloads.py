@@ -6,9 +6,7 @@ checker judges what happened, not the step)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
-from pathlib import Path
 from dataclasses import dataclass
 from typing import Callable
 
@@ -106,31 +104,6 @@ async def queue_answers(broker: Broker, queue: str, *, within: float) -> int | N
             return await broker.ready_count(queue)
         except Exception:  # noqa: BLE001 - not there yet: a refused or unanswered declare
             await asyncio.sleep(0.2)
-    return None
-
-
-async def written_to_disk(data_dir: Path, marker: str, *, within: float) -> float | None:
-    """Poll the files under a node's data dir until one contains `marker` (say a queue
-    name: the broker has written that record out of its own buffers) or `within`
-    passes; seconds it took, or None. A durable queue declared a moment before a kill -9
-    may exist only in the broker's write buffers; a crash-recovery rule about confirmed
-    messages starts once the queue itself is on disk."""
-    started = time.monotonic()
-    needle = marker.encode()
-
-    def found() -> bool:
-        for path in data_dir.rglob("*"):
-            if "log" in path.relative_to(data_dir).parts:
-                continue  # the broker's own log is no record of the data
-            with contextlib.suppress(OSError):
-                if path.is_file() and needle in path.read_bytes():
-                    return True
-        return False
-
-    while time.monotonic() - started < within:
-        if await asyncio.to_thread(found):
-            return round(time.monotonic() - started, 2)
-        await asyncio.sleep(0.1)
     return None
 
 
