@@ -45,3 +45,10 @@ def test_strength_and_section_are_checked():
         rule("TX-90", "t", strength="must", guide=CONFIRMS, section="x")
     with pytest.raises(RuleDeclarationError):
         rule("TX-90", "t", strength=MUST, guide=CONFIRMS, section="#x")
+
+
+def test_the_readme_rule_table_is_the_registry():
+    from fixtures.catalogue import README, markdown_table, readme_table
+
+    assert readme_table(README.read_text()) == markdown_table(), \
+        "the README's rule table is stale: run .venv/bin/python -m fixtures.catalogue --update-readme"
