@@ -12,7 +12,7 @@ from fixtures import CONSUMER_CANCEL, MUST, check, expect_reply, observe, rule, 
 
 RULE = rule("CON-09", "Deleting a queue sends basic.cancel to its consumers",
             strength=MUST, guide=CONSUMER_CANCEL, section="overview")
-pytestmark = pytest.mark.may_wedge_broker  # run last: a deadlocked broker answers nothing after this
+pytestmark = pytest.mark.may_wedge_broker(order=1)  # run last: a deadlocked broker answers nothing after this
 
 
 async def test_deleting_a_queue_cancels_its_consumer(broker):

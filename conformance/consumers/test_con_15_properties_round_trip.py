@@ -16,6 +16,10 @@ from fixtures import CONSUMERS, MUST, QUEUE_TYPES, ConnectionLost, Delivery, che
 
 RULE = rule("CON-15", "Delivery metadata and every message property reach the consumer unchanged",
             strength=MUST, guide=CONSUMERS, section="message-properties")
+# A broker that cannot parse a property closes the connection under a live consumer, once
+# per property tried alone; garagemq 15e6a9d has deadlocked on such a close (fixed upstream
+# by its pull 99), so this runs with the tests that may wedge a broker, before CON-09.
+pytestmark = pytest.mark.may_wedge_broker
 
 HEADERS = {"text": "värde", "count": 42, "negative": -7, "large": 2 ** 40, "flag": True,
            "nested": {"inner": "x"}, "list": [1, "two"]}
