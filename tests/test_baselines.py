@@ -88,3 +88,18 @@ def test_garagemq_matches_its_baseline_and_a_changed_expectation_turns_the_run_r
     assert after[pc_02].reason == "kept reason"  # not selected: left as it was
     clean_close = RD_02_TCP_RESET.replace("tcp-reset", "clean-close")
     assert after[clean_close].reason == tampered[clean_close].reason  # unchanged outcome: reason kept
+
+
+def test_a_fault_profile_copy_with_its_base_outcome_inherits_the_reason():
+    from fixtures.baselines import inherit_from_fault_free_case
+
+    cases = {
+        "m.py::t[classic]": Expectation("fail", "RD-01", "redelivered=false", "https://example.org/src#L1"),
+        "m.py::t[classic-flt05-slicer]": Expectation("fail", "RD-01", "evidence of the copy", ""),
+        "m.py::t[classic-flt05-latency]": Expectation("error", "RD-01", "handshake broke", ""),
+        "m.py::u[flt05-jitter]": Expectation("pass", "RD-01"),
+    }
+    inherit_from_fault_free_case(cases)
+    assert cases["m.py::t[classic-flt05-slicer]"].reference == "https://example.org/src#L1"
+    assert cases["m.py::t[classic-flt05-slicer]"].reason == "as without the fault profile: redelivered=false"
+    assert cases["m.py::t[classic-flt05-latency]"].reference == ""  # another outcome needs its own reason
