@@ -28,7 +28,7 @@ def built(tmp_path_factory):
     """garagemq breaks RD-02 (requeued deliveries without redelivered=true) and keeps PC-02;
     a stand-in baseline marks RD-02 as a known deviation."""
     run_dir = tmp_path_factory.mktemp("run")
-    suite = run_suite(run_dir, "--broker", "garagemq", "-k", "rd_02 or pc_02", "-m", "not fault", "--run-dir", str(run_dir),
+    suite = run_suite(run_dir, "--broker", "garagemq", "-k", "rd_02 or pc_02", "-m", "not fault", "--no-baseline", "--run-dir", str(run_dir),
                       "-p", "tests.deviation_baseline_plugin")
     assert (run_dir / "manifest.json").exists(), suite.output[-3000:]
     site = run_dir / "site"
