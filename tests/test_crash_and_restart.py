@@ -8,6 +8,7 @@ import pytest
 from pamqp import commands as spec
 
 from fixtures.managed_brokers import MANAGED_BROKERS
+from fixtures.provisioned_brokers import PrerequisiteMissing
 from fixtures.wire import Confirm, Delivery, WireConnection
 
 pytestmark = pytest.mark.integration
@@ -37,8 +38,14 @@ async def get_one(target, queue: str) -> Delivery | None:
 
 @pytest.mark.parametrize("name", MANAGED_BROKERS)
 def test_a_crashed_broker_comes_back_with_its_data(name):
-    node = MANAGED_BROKERS[name]()
-    target = node.start()
+    node = None
+    try:
+        node = MANAGED_BROKERS[name]()
+        target = node.start()
+    except PrerequisiteMissing as not_built:  # rabbitmq-4.x and qpid come from ci/brokers
+        if node is not None:
+            node.cleanup()
+        pytest.skip(f"{name} is not built on this machine: {not_built}")
     try:
         first_pid = node.process.pid
         assert asyncio.run(publish_confirmed(target, "crash-probe", b"kept")).ack
