@@ -7,7 +7,7 @@ import pytest
 from fixtures import CONFIRMS, MUST, expect_closed, rule
 
 RULE = rule("ACK-10", "On a transacted channel an unknown or double ack fails at once, not at commit",
-            strength=MUST, guide=CONFIRMS, section="consumer-acks-double-acking")
+            strength=MUST, guide=CONFIRMS, section="consumer-acks-double-acking", requires=("tx",))
 
 NEVER_DELIVERED = 999
 
@@ -25,7 +25,6 @@ def ack_twice(channel, delivery):
 
 @pytest.mark.parametrize("bad_ack", [ack_unknown_tag, ack_twice], ids=["unknown-tag", "double-ack"])
 async def test_bad_ack_in_a_transaction_closes_the_channel_before_commit(broker, bad_ack):
-    await broker.require("tx")
     queue = await broker.queue(messages=[b"m"])
     async with broker.channel() as channel:
         await channel.tx_select()

@@ -6,7 +6,7 @@ import pytest
 from fixtures import CONFIRMS, INFO, ConfirmLedger, deliveries_until_quiet, observe, rule
 
 RULE = rule("QOS-09", "Quorum queues cap an unlimited prefetch (2000; the number reached is recorded)",
-            strength=INFO, guide=CONFIRMS, section="channel-qos-prefetch")
+            strength=INFO, guide=CONFIRMS, section="channel-qos-prefetch", requires=("confirms",))
 
 RABBITMQ_CAP = 2000
 READY = RABBITMQ_CAP + 200
@@ -14,7 +14,6 @@ READY = RABBITMQ_CAP + 200
 
 @pytest.mark.parametrize("queue_type", ["quorum"])
 async def test_unlimited_prefetch_on_a_quorum_queue_is_capped(broker, queue_type):
-    await broker.require("confirms")
     queue = await broker.queue(queue_type)
     async with broker.channel() as publisher:
         # Confirmed, so every message is in the queue before the count starts.

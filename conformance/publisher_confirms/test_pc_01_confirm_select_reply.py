@@ -7,12 +7,11 @@ from pamqp.commands import Confirm as ConfirmMethod
 from fixtures import CONFIRMS, MUST, Confirm, check, rule, timeouts
 
 RULE = rule("PC-01", "confirm.select is answered with select-ok, and not answered with no-wait",
-            strength=MUST, guide=CONFIRMS, section="publisher-confirms")
+            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("confirms",))
 
 
 @pytest.mark.parametrize("nowait", [False, True], ids=["wait", "no-wait"])
 async def test_select_ok_only_without_no_wait(broker, nowait):
-    await broker.require("confirms")
     queue = await broker.queue()
     async with broker.channel() as channel:
         await channel.confirm_select(nowait=nowait)

@@ -4,11 +4,10 @@ and the delivery tag of the broker's ack is the publish sequence number."""
 from fixtures import CONFIRMS, MUST, Confirm, check, rule
 
 RULE = rule("PC-02", "Confirm sequence numbers start at 1 and the ack's tag is the publish sequence number",
-            strength=MUST, guide=CONFIRMS, section="publisher-confirms")
+            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("confirms",))
 
 
 async def test_each_confirm_carries_the_publish_sequence_number(broker):
-    await broker.require("confirms")
     queue = await broker.queue()
     async with broker.channel() as channel:
         await channel.confirm_select()

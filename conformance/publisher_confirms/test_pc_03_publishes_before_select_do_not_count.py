@@ -5,11 +5,10 @@ confirm.select is still number 1."""
 from fixtures import CONFIRMS, MUST, Confirm, Returned, check, rule
 
 RULE = rule("PC-03", "Publishes before confirm.select (mandatory ones too) do not shift the sequence",
-            strength=MUST, guide=CONFIRMS, section="publisher-confirms")
+            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("confirms",))
 
 
 async def test_first_confirmed_publish_is_number_one(broker):
-    await broker.require("confirms")
     queue = await broker.queue()
     nowhere = broker.name("unbound-key")
     async with broker.channel() as channel:

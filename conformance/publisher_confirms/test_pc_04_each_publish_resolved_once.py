@@ -4,13 +4,12 @@ nacked, never both, never twice (multiple=true ranges expanded)."""
 from fixtures import CONFIRMS, MUST, ConfirmLedger, check, observe, rule, timeouts
 
 RULE = rule("PC-04", "Every publish in confirm mode is acked or nacked exactly once",
-            strength=MUST, guide=CONFIRMS, section="server-sent-nacks")
+            strength=MUST, guide=CONFIRMS, section="server-sent-nacks", requires=("confirms",))
 
 MESSAGES = 30
 
 
 async def test_routable_unroutable_and_refused_publishes_are_each_resolved_once(broker):
-    await broker.require("confirms")
     routable = await broker.queue()
     # A queue that refuses publishes past its length makes the broker nack them.
     full = await broker.queue(arguments={"x-max-length": 1, "x-overflow": "reject-publish"})

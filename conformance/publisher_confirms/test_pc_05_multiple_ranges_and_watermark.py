@@ -5,13 +5,12 @@ multiple=true tag seen so far (the watermark)."""
 from fixtures import CONFIRMS, MUST, ConfirmLedger, check, observe, rule, timeouts
 
 RULE = rule("PC-05", "multiple=true confirms cover exactly the outstanding numbers, below a rising watermark",
-            strength=MUST, guide=CONFIRMS, section="publisher-confirms")
+            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("confirms",))
 
 MESSAGES = 500
 
 
 async def test_multiple_confirms_never_reach_below_the_watermark(broker):
-    await broker.require("confirms")
     queue = await broker.queue()
     ledger = ConfirmLedger()
     async with broker.channel() as channel:

@@ -6,13 +6,12 @@ hold (SHOULD); the whole observed order is recorded (INFO)."""
 from fixtures import CONFIRMS, SHOULD, ConfirmLedger, check, observe, rule
 
 RULE = rule("PC-06", "Confirms usually arrive in publish order; the observed order is recorded",
-            strength=SHOULD, guide=CONFIRMS, section="publisher-confirms-ordering")
+            strength=SHOULD, guide=CONFIRMS, section="publisher-confirms-ordering", requires=("confirms",))
 
 PAIRS = 20
 
 
 async def test_confirm_order_is_recorded_and_same_queue_order_holds(broker):
-    await broker.require("confirms")
     durable_queue = await broker.queue()
     ledger = ConfirmLedger()
     routed = []

@@ -5,11 +5,10 @@ returned."""
 from fixtures import CONFIRMS, MUST, Confirm, Returned, check, rule
 
 RULE = rule("PC-07", "An unroutable non-mandatory message is acked, not nacked, and not returned",
-            strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed")
+            strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed", requires=("confirms",))
 
 
 async def test_unroutable_message_is_acked_without_return(broker):
-    await broker.require("confirms")
     async with broker.channel() as channel:
         await channel.confirm_select()
         seq = channel.publish(b"to nowhere", exchange="amq.direct", routing_key=broker.name("unbound-key"))

@@ -5,14 +5,13 @@ arrived on the wire, not by client callbacks."""
 from fixtures import CONFIRMS, MUST, Confirm, ConfirmLedger, Returned, check, observe, rule
 
 RULE = rule("PC-08", "For a mandatory unroutable message basic.return arrives before its basic.ack",
-            strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed")
+            strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed", requires=("confirms",))
 
 MESSAGES = 3
 NO_ROUTE = 312
 
 
 async def test_return_arrives_before_the_ack(broker):
-    await broker.require("confirms")
     ledger = ConfirmLedger()
     async with broker.channel() as channel:
         await channel.confirm_select()

@@ -6,7 +6,7 @@ import pytest
 from fixtures import CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, check, rule, unsupported
 
 RULE = rule("PC-09", "A publish the queue refuses (reject-publish overflow) is nacked",
-            strength=MUST, guide=CONFIRMS, section="server-sent-nacks")
+            strength=MUST, guide=CONFIRMS, section="server-sent-nacks", requires=("confirms",))
 
 LIMIT = {"x-max-length": 1, "x-overflow": "reject-publish"}
 PUBLISHES = 4  # quorum queues start refusing a message late: more than two make a refusal certain
@@ -14,7 +14,6 @@ PUBLISHES = 4  # quorum queues start refusing a message late: more than two make
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
 async def test_publishes_past_a_reject_publish_limit_are_nacked(broker, queue_type):
-    await broker.require("confirms")
     queue = await broker.queue(queue_type, arguments=LIMIT)
     ledger = ConfirmLedger()
     async with broker.channel() as channel:

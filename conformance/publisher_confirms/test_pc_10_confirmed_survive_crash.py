@@ -10,7 +10,7 @@ import pytest
 from fixtures import CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, NoReply, check, observe, rule, timeouts, violation
 
 RULE = rule("PC-10", "A confirmed persistent message in a durable queue survives kill -9 and restart",
-            strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed")
+            strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed", requires=("confirms",))
 
 # A process fault: `-m "not fault"` leaves it out of quick runs.
 pytestmark = pytest.mark.fault
@@ -21,7 +21,6 @@ MESSAGES = 200
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
 async def test_confirmed_messages_survive_kill_9(crashable_broker, queue_type):
     broker = crashable_broker
-    await broker.require("confirms")
     queue = await broker.queue(queue_type)
     declared_at = time.monotonic()
     # The rule is about confirmed messages: start once the queue's own record is on disk

@@ -7,7 +7,7 @@ from pamqp.commands import Queue
 from fixtures import CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, check, rule
 
 RULE = rule("PC-11", "Confirms still arrive when the queue is deleted or purged right after the publish",
-            strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed")
+            strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed", requires=("confirms",))
 
 MESSAGES = 50
 DISPOSE = {
@@ -19,7 +19,6 @@ DISPOSE = {
 @pytest.mark.parametrize("dispose", DISPOSE)
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
 async def test_publishes_are_confirmed_though_the_queue_goes(broker, queue_type, dispose):
-    await broker.require("confirms")
     queue = await broker.queue(queue_type)
     ledger = ConfirmLedger()
     async with broker.channel() as channel:

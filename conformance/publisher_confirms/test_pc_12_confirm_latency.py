@@ -10,7 +10,7 @@ import pytest
 from fixtures import CONFIRMS, INFO, Confirm, ConfirmLedger, QUEUE_TYPES, attach, observe, rule
 
 RULE = rule("PC-12", "Confirm latency of persistent messages under steady load (percentiles recorded)",
-            strength=INFO, guide=CONFIRMS, section="publisher-confirms-latency")
+            strength=INFO, guide=CONFIRMS, section="publisher-confirms-latency", requires=("confirms",))
 
 MESSAGES = 1000
 IN_FLIGHT = 50  # the steady load: a new publish as soon as one is confirmed
@@ -19,7 +19,6 @@ BUDGET_S = 5.0  # a slow broker is measured on fewer messages, not waited for
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
 async def test_confirm_latency_percentiles_are_recorded(broker, queue_type):
-    await broker.require("confirms")
     queue = await broker.queue(queue_type)
     ledger, published_at, latency_ms = ConfirmLedger(), {}, {}
     started = time.monotonic()

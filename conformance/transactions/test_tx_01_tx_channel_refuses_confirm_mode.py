@@ -6,11 +6,10 @@ from pamqp.commands import Confirm
 from fixtures import CONFIRMS, MUST, expect_closed, rule
 
 RULE = rule("TX-01", "A transactional channel cannot be put in confirm mode",
-            strength=MUST, guide=CONFIRMS, section="publisher-confirms")
+            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))
 
 
 async def test_confirm_select_on_a_transactional_channel_closes_it(broker):
-    await broker.require("tx")
     async with broker.channel() as channel:
         await channel.tx_select()
         channel.send(Confirm.Select())

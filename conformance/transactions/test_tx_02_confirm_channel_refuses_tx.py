@@ -6,12 +6,10 @@ from pamqp.commands import Tx
 from fixtures import CONFIRMS, MUST, expect_closed, rule
 
 RULE = rule("TX-02", "A channel in confirm mode cannot be made transactional",
-            strength=MUST, guide=CONFIRMS, section="publisher-confirms")
+            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx", "confirms"))
 
 
 async def test_tx_select_on_a_confirm_channel_closes_it(broker):
-    await broker.require("tx")
-    await broker.require("confirms")
     async with broker.channel() as channel:
         await channel.confirm_select()
         channel.send(Tx.Select())

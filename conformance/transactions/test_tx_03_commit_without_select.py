@@ -7,14 +7,13 @@ from pamqp.commands import Tx
 from fixtures import CONFIRMS, MUST, expect_closed, rule
 
 RULE = rule("TX-03", "tx.commit / tx.rollback without tx.select close the channel",
-            strength=MUST, guide=CONFIRMS, section="publisher-confirms")
+            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))
 
 ENDINGS = {"commit": Tx.Commit, "rollback": Tx.Rollback}
 
 
 @pytest.mark.parametrize("ending", ENDINGS)
 async def test_ending_a_transaction_that_never_began_closes_the_channel(broker, ending):
-    await broker.require("tx")  # a broker without transactions has nothing to refuse
     async with broker.channel() as channel:
         channel.send(ENDINGS[ending]())
         await expect_closed(channel, code=406, text="channel is not transactional",

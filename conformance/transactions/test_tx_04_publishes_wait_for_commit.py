@@ -7,7 +7,7 @@ from pamqp.commands import Tx
 from fixtures import CONFIRMS, MUST, check, rule
 
 RULE = rule("TX-04", "Publishes in a transaction are invisible until commit; rollback and close discard them",
-            strength=MUST, guide=CONFIRMS, section="publisher-confirms")
+            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))
 
 
 async def commit(channel):
@@ -28,7 +28,6 @@ ENDINGS = {"commit": (commit, 1), "rollback": (rollback, 0), "channel-close": (c
 
 @pytest.mark.parametrize("ending", ENDINGS)
 async def test_publish_in_a_transaction_lands_only_on_commit(broker, ending):
-    await broker.require("tx")
     queue = await broker.queue()
     connection = await broker.connection()
     channel = await connection.channel()

@@ -8,7 +8,7 @@ from pamqp.commands import Basic, Tx
 from fixtures import CONFIRMS, MUST, check, rule
 
 RULE = rule("TX-05", "Acks in a transaction take effect at commit and are undone by rollback",
-            strength=MUST, guide=CONFIRMS, section="publisher-confirms")
+            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))
 
 
 async def commit(broker, channel, queue):
@@ -39,7 +39,6 @@ ENDINGS = {"commit": (commit, True), "rollback": (rollback, False), "channel-clo
 
 @pytest.mark.parametrize("ending", ENDINGS)
 async def test_ack_in_a_transaction_stands_only_after_commit(broker, ending):
-    await broker.require("tx")
     queue = await broker.queue(messages=[b"acked in a transaction"])
     channel = await (await broker.connection()).channel()
     await channel.tx_select()

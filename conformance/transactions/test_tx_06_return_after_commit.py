@@ -8,11 +8,10 @@ from pamqp.commands import Tx
 from fixtures import CONFIRMS, SHOULD, Closed, Returned, check, rule, timeouts, violation
 
 RULE = rule("TX-06", "A mandatory unroutable publish in a transaction is returned only after commit",
-            strength=SHOULD, guide=CONFIRMS, section="publisher-confirms")
+            strength=SHOULD, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))
 
 
 async def test_unroutable_mandatory_publish_is_returned_at_commit(broker):
-    await broker.require("tx")
     async with broker.channel() as channel:
         await channel.tx_select()
         channel.publish(b"to nowhere", exchange="amq.direct", routing_key=broker.name("unbound-key"), mandatory=True)

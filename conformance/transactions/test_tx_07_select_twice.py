@@ -6,11 +6,10 @@ from pamqp.commands import Tx
 from fixtures import CONFIRMS, INFO, Reply, observe, rule, timeouts
 
 RULE = rule("TX-07", "tx.select twice is answered twice (the reply is recorded)",
-            strength=INFO, guide=CONFIRMS, section="publisher-confirms")
+            strength=INFO, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))
 
 
 async def test_second_tx_select_reply_is_recorded(broker):
-    await broker.require("tx")
     async with broker.channel() as channel:
         await channel.tx_select()
         channel.send(Tx.Select())
