@@ -80,6 +80,7 @@ def _server_url(config: pytest.Config) -> str:
     return SERVER.url
 
 
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: without xdist (-p no:xdist) it is never called
 def pytest_configure_node(node) -> None:  # xdist controller: one server for every worker
     try:
         node.workerinput["toxiproxy_url"] = _server_url(node.config)
