@@ -1,0 +1,37 @@
+"""The coverage map (conformance/coverage.toml) and the rule registry agree: every id a
+statement names has a module, every rule module checks at least one statement, and each
+entry says how far it is covered in the map's own terms."""
+
+from fixtures.catalogue import COVERAGE_KINDS, coverage_statements, load_all_rules
+from fixtures.rules import REGISTRY, RULE_ID
+
+load_all_rules()
+STATEMENTS = coverage_statements()
+
+
+def test_every_mapped_rule_has_a_module():
+    named = {rule_id for statement in STATEMENTS for rule_id in statement["rules"]}
+    assert sorted(named - set(REGISTRY)) == []
+
+
+def test_every_rule_module_checks_a_statement():
+    mapped = {rule_id for statement in STATEMENTS for rule_id in statement["rules"]}
+    # a model check (MDL-*) is mapped through the rules it covers
+    unmapped = {r.id for r in REGISTRY.values() if r.id not in mapped and not set(r.covers) & mapped}
+    assert sorted(unmapped) == []
+
+
+def test_every_entry_says_how_far_it_is_covered():
+    for statement in STATEMENTS:
+        assert statement["coverage"] in COVERAGE_KINDS, statement
+        assert statement["guide"] and statement["section"] and statement["says"], statement
+        if statement["coverage"] in ("full", "partial"):
+            assert statement["rules"], statement
+        if statement["coverage"] == "partial":
+            assert statement.get("gap"), statement
+        if statement["coverage"] == "none":
+            assert not statement["rules"] and statement.get("planned"), statement
+        if statement["coverage"] == "out-of-reach":
+            assert statement.get("reason"), statement
+        for planned in statement.get("planned", ()):
+            assert RULE_ID.match(planned) and planned not in REGISTRY, f"{planned} has a module: map it in rules"
