@@ -1,0 +1,1 @@
+"""PERF: the guides 'performance claims, measured (INFO; on demand: -m perf)."""
