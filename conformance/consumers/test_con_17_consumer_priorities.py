@@ -5,9 +5,9 @@ round-robin.
 
 Every consumer carries x-priority (Qpid gives one without it the highest priority). The
 lower-priority consumer registers first, so a broker that ignores priorities and goes
-round-robin hands it the first message. Unsupported where a low-priority consumer
-receives while a higher one is free and the broker does not advertise the
-consumer_priorities capability."""
+round-robin hands it the first message. Unsupported where the broker advertises
+consumer_priorities=false, or does not advertise it and a low-priority consumer
+receives while a higher one is free."""
 
 import pytest
 
@@ -21,6 +21,7 @@ RULE = rule("CON-17", "A higher-priority consumer receives while it has capacity
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
 async def test_higher_priority_consumer_takes_all_while_it_has_capacity(broker, queue_type):
     queue, channels = await priority_consumers(broker, queue_type, [("low", 1, 10), ("high", 10, 2)])
+    ignores_consumer_priorities(broker, channels["low"], queue_type)
     # (message, who must get it): high has two slots, so m3 finds it blocked; an ack frees one for m4
     plan = [(b"m1", "high"), (b"m2", "high"), (b"m3", "low"), (b"m4", "high")]
     seen = []
@@ -41,6 +42,7 @@ async def test_higher_priority_consumer_takes_all_while_it_has_capacity(broker, 
 async def test_equal_highest_priorities_share_round_robin(broker, queue_type):
     queue, channels = await priority_consumers(broker, queue_type, [("low", 1, 10), ("high-a", 10, 10),
                                                                     ("high-b", 10, 10)], one_channel=True)
+    ignores_consumer_priorities(broker, channels["low"], queue_type)
     bodies = [b"m1", b"m2", b"m3", b"m4"]
     await broker.publish(queue, *bodies)
     seen = await deliveries_across([channels["low"]], len(bodies))  # one channel: arrival order
