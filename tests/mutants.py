@@ -851,7 +851,26 @@ class GetEmptyHidden(Mutant):
         return None
 
 
-# -- CON-17, CON-19, CON-20, CON-21, CON-22 (issue #12) ------------------------------------------
+# -- CON-05 (quorum), CON-17, CON-19, CON-20, CON-21, CON-22 (issue #12) --------------------------------------
+class QuorumQueuesHonourExclusive(Mutant):
+    """Quorum queues enforce the exclusive flag as classic queues do: a consume that
+    exclusivity would forbid on a quorum queue is refused with 403 instead of accepted."""
+
+    breaks = ("CON-05",)
+
+    def from_client(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Queue.Declare) and (m.arguments or {}).get("x-queue-type") == "quorum":
+            link.shared.setdefault("quorum queues", {})[m.queue] = None  # queue -> "exclusive"/"shared" in use
+        if isinstance(m, spec.Basic.Consume) and m.queue in link.shared.get("quorum queues", {}):
+            queues = link.shared["quorum queues"]
+            if queues[m.queue] == "exclusive" or (m.exclusive and queues[m.queue]):
+                link.fake_channel_close(cmd.channel, 403, f"ACCESS_REFUSED - queue '{m.queue}' in exclusive use")
+                return []
+            queues[m.queue] = "exclusive" if m.exclusive else "shared"
+        return None
+
+
 class ConsumerPrioritiesIgnored(Mutant):
     """x-priority in basic.consume is ignored: every consumer has the same priority."""
 
@@ -1001,6 +1020,6 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (cls() for cls in [
     ConsumeFromMissingQueueAccepted, CancelRequeuesUnacked, CancelOfUnknownTagFails, ConsumerTagReuseAccepted,
     ExclusiveIgnored, SingleActiveConsumerIgnored, CancelNotificationsDropped, ConsumerTimeoutHidden,
     PropertyAltered, GetEmptyHidden,
-    ConsumerPrioritiesIgnored, ExclusivityOutlivesCancel, DroppedConnectionsLinger, ForgedUserIdCleared,
+    QuorumQueuesHonourExclusive, ConsumerPrioritiesIgnored, ExclusivityOutlivesCancel, DroppedConnectionsLinger, ForgedUserIdCleared,
     DeliveriesLost, AcksLostWhenSliced, AcksBeforeCloseLost,
 ])}
