@@ -1020,6 +1020,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (cls() for cls in [
     ConsumeFromMissingQueueAccepted, CancelRequeuesUnacked, CancelOfUnknownTagFails, ConsumerTagReuseAccepted,
     ExclusiveIgnored, SingleActiveConsumerIgnored, CancelNotificationsDropped, ConsumerTimeoutHidden,
     PropertyAltered, GetEmptyHidden,
-    QuorumQueuesHonourExclusive, ConsumerPrioritiesIgnored, ExclusivityOutlivesCancel, DroppedConnectionsLinger, ForgedUserIdCleared,
+    QuorumQueuesHonourExclusive, ConsumerPrioritiesIgnored, ExclusivityOutlivesCancel, DroppedConnectionsLinger,
+    ForgedUserIdCleared,
     DeliveriesLost, AcksLostWhenSliced, AcksBeforeCloseLost,
 ])}

@@ -9,10 +9,10 @@ moment after it happens: the new consume is retried until a deadline."""
 import pytest
 from pamqp.commands import Basic
 
-from fixtures import (CONSUMERS, MUST, Reply, check, consume_once_free, expect_reply, observe, rule, timeouts)
+from fixtures import CONSUMERS, MUST, Reply, check, consume_once_free, expect_reply, observe, rule, timeouts
 
-RULE = rule("CON-19", "Exclusivity ends with the exclusive consumer: after cancel or connection loss a consumer registers",
-            strength=MUST, guide=CONSUMERS, section="exclusivity")
+RULE = rule("CON-19", "Exclusivity ends with the exclusive consumer: after its cancel or connection loss "
+            "a consumer registers", strength=MUST, guide=CONSUMERS, section="exclusivity")
 
 
 @pytest.mark.parametrize("ending", ["cancel", "connection-lost"])
@@ -28,7 +28,8 @@ async def test_a_consumer_registers_once_the_exclusive_one_is_gone(broker, endin
           "consume is refused", expected="a close with 403 ACCESS_REFUSED", actual=str(refused))
 
     if ending == "cancel":
-        await expect_reply(holder, Basic.Cancel(consumer_tag=tag), Basic.CancelOk, "the exclusive consumer is cancelled")
+        await expect_reply(holder, Basic.Cancel(consumer_tag=tag), Basic.CancelOk,
+                           "the exclusive consumer is cancelled")
     else:
         holder.connection.abort()
     accepted, refusals = await consume_once_free(broker, queue, within=timeouts.REPLY)

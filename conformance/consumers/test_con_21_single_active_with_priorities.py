@@ -12,7 +12,8 @@ from fixtures import (CONSUMERS, MUST, check, deliveries_across, missing_feature
                       require_single_active_consumer, rule, single_active_consumers, timeouts, who_got)
 
 RULE = rule("CON-21", "Single active consumer with priorities: a higher-priority consumer takes over once the "
-            "active one has settled", strength=MUST, guide=CONSUMERS, section="single-active-consumer", requires=("quorum",))
+            "active one has settled", strength=MUST, guide=CONSUMERS, section="single-active-consumer",
+            requires=("quorum",))
 
 
 async def test_higher_priority_consumer_takes_over_after_the_active_one_settles(broker):
