@@ -47,6 +47,14 @@ def replaced(cmd: Command, method) -> list[Command]:
     return [Command(cmd.channel, method, cmd.header, cmd.bodies)]
 
 
+def without_argument(cmd: Command, kind: type, name: str) -> list[Command] | None:
+    """`cmd` with the argument `name` removed, if it is a `kind` method that carries it."""
+    m = cmd.method
+    if isinstance(m, kind) and name in (m.arguments or {}):
+        return replaced(cmd, changed(m, arguments={k: v for k, v in m.arguments.items() if k != name}))
+    return None
+
+
 def is_multiple(method) -> bool:
     return bool(getattr(method, "multiple", False))
 
@@ -790,11 +798,7 @@ class SingleActiveConsumerIgnored(Mutant):
     breaks = ("CON-06",)
 
     def from_client(self, link, cmd):
-        m = cmd.method
-        if isinstance(m, spec.Queue.Declare) and "x-single-active-consumer" in (m.arguments or {}):
-            arguments = {k: v for k, v in m.arguments.items() if k != "x-single-active-consumer"}
-            return replaced(cmd, changed(m, arguments=arguments))
-        return None
+        return without_argument(cmd, spec.Queue.Declare, "x-single-active-consumer")
 
 
 class CancelNotificationsDropped(Mutant):
@@ -877,10 +881,7 @@ class ConsumerPrioritiesIgnored(Mutant):
     breaks = ("CON-17",)
 
     def from_client(self, link, cmd):
-        m = cmd.method
-        if isinstance(m, spec.Basic.Consume) and "x-priority" in (m.arguments or {}):
-            return replaced(cmd, changed(m, arguments={k: v for k, v in m.arguments.items() if k != "x-priority"}))
-        return None
+        return without_argument(cmd, spec.Basic.Consume, "x-priority")
 
 
 class ExclusivityOutlivesCancel(Mutant):
