@@ -47,6 +47,14 @@ def replaced(cmd: Command, method) -> list[Command]:
     return [Command(cmd.channel, method, cmd.header, cmd.bodies)]
 
 
+def without_argument(cmd: Command, kind: type, name: str) -> list[Command] | None:
+    """`cmd` with the argument `name` removed, if it is a `kind` method that carries it."""
+    m = cmd.method
+    if isinstance(m, kind) and name in (m.arguments or {}):
+        return replaced(cmd, changed(m, arguments={k: v for k, v in m.arguments.items() if k != name}))
+    return None
+
+
 def is_multiple(method) -> bool:
     return bool(getattr(method, "multiple", False))
 
@@ -790,11 +798,7 @@ class SingleActiveConsumerIgnored(Mutant):
     breaks = ("CON-06",)
 
     def from_client(self, link, cmd):
-        m = cmd.method
-        if isinstance(m, spec.Queue.Declare) and "x-single-active-consumer" in (m.arguments or {}):
-            arguments = {k: v for k, v in m.arguments.items() if k != "x-single-active-consumer"}
-            return replaced(cmd, changed(m, arguments=arguments))
-        return None
+        return without_argument(cmd, spec.Queue.Declare, "x-single-active-consumer")
 
 
 class CancelNotificationsDropped(Mutant):
@@ -849,6 +853,98 @@ class GetEmptyHidden(Mutant):
                                                           routing_key="phantom", message_count=0),
                             ContentHeader(0, len(body), spec.Basic.Properties()), [ContentBody(body)])]
         return None
+
+
+# -- CON-05 (quorum), CON-17, CON-19, CON-20, CON-21, CON-22 (issue #12) --------------------------------------
+class QuorumQueuesHonourExclusive(Mutant):
+    """Quorum queues enforce the exclusive flag as classic queues do: a consume that
+    exclusivity would forbid on a quorum queue is refused with 403 instead of accepted."""
+
+    breaks = ("CON-05",)
+
+    def from_client(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Queue.Declare) and (m.arguments or {}).get("x-queue-type") == "quorum":
+            link.shared.setdefault("quorum queues", {})[m.queue] = None  # queue -> "exclusive"/"shared" in use
+        if isinstance(m, spec.Basic.Consume) and m.queue in link.shared.get("quorum queues", {}):
+            queues = link.shared["quorum queues"]
+            if queues[m.queue] == "exclusive" or (m.exclusive and queues[m.queue]):
+                link.fake_channel_close(cmd.channel, 403, f"ACCESS_REFUSED - queue '{m.queue}' in exclusive use")
+                return []
+            queues[m.queue] = "exclusive" if m.exclusive else "shared"
+        return None
+
+
+class ConsumerPrioritiesIgnored(Mutant):
+    """x-priority in basic.consume is ignored: every consumer has the same priority."""
+
+    breaks = ("CON-17",)
+
+    def from_client(self, link, cmd):
+        return without_argument(cmd, spec.Basic.Consume, "x-priority")
+
+
+class ExclusivityOutlivesCancel(Mutant):
+    """Cancelling an exclusive consumer is answered cancel-ok but never reaches the broker:
+    the consumer, and its exclusive hold on the queue, live on."""
+
+    breaks = ("CON-19",)
+
+    def from_client(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Basic.Consume) and m.exclusive:
+            link.state.setdefault(("exclusive consumes", cmd.channel), []).append(True)
+        elif isinstance(m, spec.Basic.Consume):
+            link.state.setdefault(("exclusive consumes", cmd.channel), []).append(False)
+        elif isinstance(m, spec.Basic.Cancel) and m.consumer_tag in link.state.get("exclusive tags", set()):
+            if not m.nowait:
+                link.to_client(cmd.channel, spec.Basic.CancelOk(consumer_tag=m.consumer_tag))
+            return []
+        return None
+
+    def from_broker(self, link, cmd):
+        pending = link.state.get(("exclusive consumes", cmd.channel))
+        if isinstance(cmd.method, spec.Basic.ConsumeOk) and pending and pending.pop(0):
+            link.state.setdefault("exclusive tags", set()).add(cmd.method.consumer_tag)
+        return None
+
+
+class DroppedConnectionsLinger(Mutant):
+    """A client connection that ends without connection.close (a TCP reset) stays open at
+    the broker for another 20 s: its consumers, their exclusive hold and their unacked
+    deliveries outlive the client, as on a broker that does not notice a dead peer."""
+
+    breaks = ("CON-19", "CON-20")
+    linger_s = 20.0
+
+    def from_client(self, link, cmd):
+        if isinstance(cmd.method, spec.Connection.Close):
+            link.state["closing"] = True
+        return None
+
+    async def on_eof(self, link, direction):
+        if direction == TO_BROKER and not link.state.get("closing"):
+            await asyncio.sleep(self.linger_s)  # the broker side stays open until then
+
+
+class ForgedUserIdCleared(Mutant):
+    """A published message's user-id property is removed on the way to the broker, so a
+    forged user-id is never checked (and the message is accepted)."""
+
+    breaks = ("CON-22",)
+
+    def from_client(self, link, cmd):
+        if isinstance(cmd.method, spec.Basic.Publish) and cmd.header is not None and \
+                cmd.header.properties is not None and cmd.header.properties.user_id:
+            properties = changed(cmd.header.properties, user_id=None)
+            return [Command(cmd.channel, cmd.method, ContentHeader(0, cmd.header.body_size, properties), cmd.bodies)]
+        return None
+
+
+# CON-21 is unsupported on the mutation node (RabbitMQ 3.10.8 has no single-active-consumer
+# priority takeover; it came in 4.0): no mutant can turn an unsupported case into a failure there.
+NOT_EXPRESSIBLE["CON-21"] = ("unsupported on the mutation node, RabbitMQ 3.10.8 (priority takeover for single "
+                             "active consumers arrived in 4.0): a mutant cannot make an unsupported case fail")
 
 
 # -- FLT: data safety under faults ---------------------------------------------------------------------
@@ -925,5 +1021,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (cls() for cls in [
     ConsumeFromMissingQueueAccepted, CancelRequeuesUnacked, CancelOfUnknownTagFails, ConsumerTagReuseAccepted,
     ExclusiveIgnored, SingleActiveConsumerIgnored, CancelNotificationsDropped, ConsumerTimeoutHidden,
     PropertyAltered, GetEmptyHidden,
+    QuorumQueuesHonourExclusive, ConsumerPrioritiesIgnored, ExclusivityOutlivesCancel, DroppedConnectionsLinger,
+    ForgedUserIdCleared,
     DeliveriesLost, AcksLostWhenSliced, AcksBeforeCloseLost,
 ])}

@@ -2,12 +2,12 @@
 consume on a queue that has a consumer, and any consume on a queue that has an exclusive
 one, is refused with 403 ACCESS_REFUSED.
 
-Quorum queues: the guide says they ignore the exclusive flag. Both outcomes (ignored,
-refused as on classic queues) are accepted there and the report says which was seen."""
+Quorum queues ignore the exclusive flag (CONSUMERS guide, "Exclusivity"): there both
+consumes must be accepted, and the channel stays open."""
 
 import pytest
 
-from fixtures import CONSUMERS, MUST, QUEUE_TYPES, expect_exclusive_refusal, rule
+from fixtures import CONSUMERS, MUST, QUEUE_TYPES, expect_consume_accepted, expect_exclusive_refusal, rule
 
 RULE = rule("CON-05", "An exclusive consumer is the only consumer of a classic queue",
             strength=MUST, guide=CONSUMERS, section="exclusivity")
@@ -24,5 +24,9 @@ async def test_exclusive_and_shared_consumers_do_not_mix(broker, queue_type, ord
     connection = await broker.connection()
     first, second = await connection.channel(), await connection.channel()
     await first.consume(queue, exclusive=first_exclusive)
-    await expect_exclusive_refusal(second, queue, queue_type, exclusive=second_exclusive,
-                                   requirement="an exclusive consumer never shares a classic queue")
+    if queue_type == "quorum":
+        await expect_consume_accepted(second, queue, exclusive=second_exclusive,
+                                      requirement="a quorum queue ignores the exclusive flag: the consume is accepted")
+    else:
+        await expect_exclusive_refusal(second, queue, queue_type, exclusive=second_exclusive,
+                                       requirement="an exclusive consumer never shares a classic queue")
