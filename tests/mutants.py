@@ -61,6 +61,9 @@ def is_multiple(method) -> bool:
 
 class Mutant(Identity):
     breaks: tuple[str, ...] = ()
+    # The managed broker the mutant is judged against: the rules some mutants break exist
+    # only in newer RabbitMQ (x-consumer-timeout: 3.12+), where 3.10.8 answers unsupported.
+    judged_on: str = "rabbitmq"
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -823,6 +826,44 @@ class ConsumerTimeoutHidden(Mutant):
         return None
 
 
+class ConsumerTimeoutArgumentStripped(Mutant):
+    """queue.declare loses its x-consumer-timeout argument: the queue's own consumer
+    timeout never reaches the broker, whose long global timeout applies instead."""
+
+    breaks = ("CON-10", "CON-18")
+    judged_on = "rabbitmq-4.0"
+
+    def from_client(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Queue.Declare) and "x-consumer-timeout" in (m.arguments or {}):
+            arguments = {k: v for k, v in m.arguments.items() if k != "x-consumer-timeout"}
+            return replaced(cmd, changed(m, arguments=arguments))
+        return None
+
+
+class TimeoutRequeuesOnlyTheLateConsumer(Mutant):
+    """A consumer timeout returns only the late consumer's deliveries: every delivery to
+    a channel's second and later consumers is acked to the broker by the proxy as it
+    passes (the client still holds it; its own ack of such a tag is dropped)."""
+
+    breaks = ("CON-23",)
+
+    def from_broker(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Basic.Deliver):
+            first = link.state.setdefault(("first consumer", cmd.channel), m.consumer_tag)
+            if m.consumer_tag != first:
+                link.state.setdefault(("settled", cmd.channel), set()).add(m.delivery_tag)
+                link.to_broker(cmd.channel, spec.Basic.Ack(delivery_tag=m.delivery_tag))
+        return None
+
+    def from_client(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, SETTLES) and m.delivery_tag in link.state.get(("settled", cmd.channel), ()):
+            return []
+        return None
+
+
 class PropertyAltered(Mutant):
     """One message property changes on the way to the consumer (content type, or a header)."""
 
@@ -1020,7 +1061,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (cls() for cls in [
     FakeTransactions,
     ConsumeFromMissingQueueAccepted, CancelRequeuesUnacked, CancelOfUnknownTagFails, ConsumerTagReuseAccepted,
     ExclusiveIgnored, SingleActiveConsumerIgnored, CancelNotificationsDropped, ConsumerTimeoutHidden,
-    PropertyAltered, GetEmptyHidden,
+    ConsumerTimeoutArgumentStripped, TimeoutRequeuesOnlyTheLateConsumer, PropertyAltered, GetEmptyHidden,
     QuorumQueuesHonourExclusive, ConsumerPrioritiesIgnored, ExclusivityOutlivesCancel, DroppedConnectionsLinger,
     ForgedUserIdCleared,
     DeliveriesLost, AcksLostWhenSliced, AcksBeforeCloseLost,

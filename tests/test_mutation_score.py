@@ -45,6 +45,7 @@ CONTROLS_PER_MUTANT = 2
 # are judged only against a managed broker.
 NEEDS_RESTART = {"PC-10", "FLT-08"}
 SCORE_FILE = REPO / "reports" / "mutation-score.md"
+DEFAULT_NODE = "rabbitmq"  # the managed broker most mutants are judged against (Debian's 3.10.8)
 
 
 def rules_with_modules() -> set[str]:
@@ -152,7 +153,8 @@ def suite_args(node: RabbitMQNode, url: str, rule_ids) -> list[str]:
         # The CI subset judges the rules' own tests; their copies through network fault
         # profiles (FLT-05) would multiply its time by five. ci/mutation runs everything.
         chosen = f"({chosen}) and not flt05"
-    return ["--amqp-url", url, "--consumer-timeout-ms", str(node.consumer_timeout_ms), "-k", chosen]
+    return ["--amqp-url", url, "--consumer-timeout-ms", str(node.consumer_timeout_ms),
+            "--consumer-timeout-check-ms", str(node.channel_tick_ms), "-k", chosen]
 
 
 def chosen_mutants() -> list[Mutant]:
@@ -181,6 +183,8 @@ def baseline(rabbitmq, tmp_path_factory):
     existing = rules_with_modules()
     needed = set()
     for mutant in chosen_mutants():
+        if mutant.judged_on != DEFAULT_NODE:
+            continue
         judged, _, controls = plan(mutant, existing)
         needed.update(judged, controls)
     run = run_suite(tmp_path_factory.mktemp("baseline"), *suite_args(rabbitmq, rabbitmq.target.url, needed))
@@ -211,6 +215,8 @@ def test_every_mutant_with_a_test_is_killed(rabbitmq, baseline, tmp_path):
     scores = []
     started = time.monotonic()
     for mutant in chosen_mutants():
+        if mutant.judged_on != DEFAULT_NODE:
+            continue  # test_mutants_of_newer_rabbitmq_are_killed judges it
         judged, no_test, controls = plan(mutant, existing)
         score = Score(mutant, judged=judged, no_test=no_test, controls=controls)
         scores.append(score)
@@ -254,3 +260,44 @@ def test_every_mutant_with_a_test_is_killed(rabbitmq, baseline, tmp_path):
     assert not moved, "mutants changed rules they do not break:\n" + "\n".join(moved)
     errors = [f"{s.mutant.name}: {s.proxy_errors}" for s in scores if s.proxy_errors]
     assert not errors, "the proxy itself failed:\n" + "\n".join(errors)
+
+
+@pytest.mark.timeout(900)
+def test_mutants_of_newer_rabbitmq_are_killed(tmp_path):
+    """Mutants of rules that only newer RabbitMQ has (Mutant.judged_on, e.g. x-consumer-timeout
+    from 3.12) run against that managed node, built by ci/brokers; elsewhere this skips,
+    saying why. The node's global consumer timeout is an hour and its channel tick 500 ms,
+    so only the per-queue ways can time a consumer out; the global-way cases are left out
+    (they would wait the hour)."""
+    from fixtures.consumer_timeouts import LONG_GLOBAL_TIMEOUT_MS
+    from fixtures.managed_brokers import BrokerStartError, managed_broker
+
+    existing = rules_with_modules()
+    chosen = [m for m in chosen_mutants() if m.judged_on != DEFAULT_NODE]
+    if not chosen:
+        pytest.skip("no chosen mutant is judged on a newer RabbitMQ (AMQPC_MUTANTS=consumer_timeout_argument_stripped)")
+    for node_name in sorted({m.judged_on for m in chosen}):
+        try:
+            node = managed_broker(node_name)
+        except BrokerStartError as missing:
+            pytest.skip(f"mutants judged on {node_name} cannot run here: {missing}")
+        node.consumer_timeout_ms = LONG_GLOBAL_TIMEOUT_MS
+        with node as target:
+            for mutant in (m for m in chosen if m.judged_on == node_name):
+                judged, _, _ = plan(mutant, existing)
+                assert judged, f"{mutant.name}: none of {mutant.breaks} has a module here"
+                args = suite_args(node, target.url, judged)
+                args[-1] = f"({selection(judged)}) and not global"
+                direct = run_suite(tmp_path / f"{mutant.name}-direct", *args)
+                with MutantProxy(target.host, target.port, mutant) as proxy:
+                    args = suite_args(node, target.with_address("127.0.0.1", proxy.port).url, judged)
+                    args[-1] = f"({selection(judged)}) and not global"
+                    through = run_suite(tmp_path / mutant.name, *args)
+                before, after = outcomes(direct), outcomes(through)
+                print(f"{mutant.name} on {node_name}: direct {sorted(before.items())}\n through {sorted(after.items())}")
+                assert not proxy.errors, proxy.errors
+                for rule_id in judged:
+                    assert "pass" in {o for (r, _), o in before.items() if r == rule_id}, (
+                        f"{rule_id} has no passing case on {node_name} to break: {before}")
+                    assert "fail" in {o for (r, _), o in after.items() if r == rule_id}, (
+                        f"{mutant.name} survived on {node_name}: {rule_id} cases {after}")

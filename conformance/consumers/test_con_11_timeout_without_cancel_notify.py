@@ -1,21 +1,23 @@
 """CON-11: a client that does not advertise consumer_cancel_notify is never sent a
 basic.cancel for a consumer timeout: the broker closes its channel with 406, in every
-RabbitMQ version (4.3 sends basic.cancel only to clients that advertise it)."""
+RabbitMQ version (4.3 sends basic.cancel only to clients that advertise it). Checked
+through each way of setting the timeout (fixtures.consumer_timeouts)."""
 
 import pytest
 
-from fixtures import (CONSUMER_TIMED_OUT, CONSUMERS, MUST, NO_CONSUMER_CANCEL_NOTIFY, QUEUE_TYPES, Reply,
-                      await_timeout_action, check, consumer_holding, expect_closed, expect_open, rule)
+from fixtures import (CONSUMER_TIMED_OUT, CONSUMERS, MUST, NO_CONSUMER_CANCEL_NOTIFY, QUEUE_TYPES, TIMEOUT_WAYS,
+                      Reply, await_timeout_action, check, consumer_holding, expect_closed, expect_open, rule)
 
 RULE = rule("CON-11", "Without consumer_cancel_notify a consumer timeout closes the channel",
             strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout")
 
 
+@pytest.mark.parametrize("way", TIMEOUT_WAYS)
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
-async def test_a_client_without_cancel_notify_gets_its_channel_closed(broker, queue_type):
-    _, channel, held_since = await consumer_holding(broker, queue_type, [b"held"],
+async def test_a_client_without_cancel_notify_gets_its_channel_closed(consumer_timeout, queue_type):
+    _, channel, held_since = await consumer_holding(consumer_timeout, queue_type, [b"held"],
                                                     capabilities=NO_CONSUMER_CANCEL_NOTIFY)
-    action = await await_timeout_action(broker, channel, queue_type, held_since=held_since)
+    action = await await_timeout_action(consumer_timeout, channel, queue_type, held_since=held_since)
     check(isinstance(action, Reply), "a client that did not advertise consumer_cancel_notify gets no basic.cancel",
           expected="channel.close 406", actual=f"basic.cancel({action.consumer_tag!r})"
           if not isinstance(action, Reply) else action)
