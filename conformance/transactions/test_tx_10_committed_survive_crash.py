@@ -9,8 +9,9 @@ from fixtures import CONFIRMS, MUST, QUEUE_TYPES, CrashQueue, observe, rule
 RULE = rule("TX-10", "Persistent messages committed to a durable queue survive kill -9 and restart",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))
 
-# A process fault: `-m "not fault"` leaves it out of quick runs.
-pytestmark = pytest.mark.fault
+# A process fault: `-m "not fault"` leaves it out of quick runs. Starting a dedicated node and
+# restarting it can take a JVM broker (Qpid) most of the default 60 s on a loaded machine.
+pytestmark = [pytest.mark.fault, pytest.mark.timeout(180)]
 
 TRANSACTIONS = 10
 PER_TRANSACTION = 10
