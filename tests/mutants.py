@@ -764,20 +764,43 @@ class EarlierPublishesCommittedAtOnce(Mutant):
     """In a transaction every publish but the last is committed when the next one comes:
     the proxy slips a tx.commit in before each later publish and hides its commit-ok.
     A transaction of one message looks right; one of several is neither invisible before
-    commit nor discarded by rollback."""
+    commit nor discarded by rollback. (RabbitMQ refuses any frame on a channel while a
+    commit is in progress, so the client's frames wait in the proxy for the commit-ok.)"""
 
     breaks = ("TX-04", "TX-08")
 
     def from_client(self, link, cmd):
+        held = link.state.get(("held", cmd.channel))
+        if held is not None:
+            held.append(cmd)
+            return []
+        return self.forward(link, cmd)
+
+    def forward(self, link, cmd):
+        count = ("publishes in tx", cmd.channel)
         if isinstance(cmd.method, (spec.Tx.Commit, spec.Tx.Rollback, spec.Channel.Open)):
-            link.state[("publishes in tx", cmd.channel)] = 0
+            link.state[count] = 0
         elif isinstance(cmd.method, spec.Basic.Publish) and link.tracker.channel(cmd.channel).mode == "tx":
-            earlier = link.state.get(("publishes in tx", cmd.channel), 0)
-            link.state[("publishes in tx", cmd.channel)] = earlier + 1
+            earlier = link.state.get(count, 0)
+            link.state[count] = earlier + 1
             if earlier:
-                link.swallow(TO_CLIENT, cmd.channel, spec.Tx.CommitOk)
-                return [command(cmd.channel, spec.Tx.Commit()), cmd]
+                link.state[("held", cmd.channel)] = [cmd]
+                return [command(cmd.channel, spec.Tx.Commit())]
         return None
+
+    def from_broker(self, link, cmd):
+        if not (isinstance(cmd.method, spec.Tx.CommitOk) and ("held", cmd.channel) in link.state):
+            return None
+        publish, *later = link.state.pop(("held", cmd.channel))
+        link.send(TO_BROKER, publish, raw=True)
+        for waiting in later:
+            if ("held", cmd.channel) in link.state:
+                link.state[("held", cmd.channel)].append(waiting)
+                continue
+            replacement = self.forward(link, waiting)
+            for out in [waiting] if replacement is None else replacement:
+                link.send(TO_BROKER, out, raw=replacement is None)
+        return []  # the commit-ok of the proxy's own commit
 
 
 class SettlesInTransactionLost(Mutant):
