@@ -5,7 +5,7 @@ One or more mutants for every MUST rule a proxy can express; a few SHOULD rules 
 knows how a test is written, only what the rule promises.
 
 Rules no mutant covers, and why: the INFO rules (ACK-01's contiguity, RQ-06, RD-07,
-QOS-05/06/08/09, PC-12/13, TX-07, CON-08, CON-13, FLT-06) have no verdict to break;
+QOS-05/06/08/09, PC-12/13/17, TX-07, CON-08, CON-13, FLT-06) have no verdict to break;
 RQ-05 and CON-14 (SHOULD, ordering among messages or consumers) need the proxy to hold
 a queue's contents, which it cannot. "Delivery tags start at 2 on every channel" breaks
 no rule: tags stay positive, increasing and per channel; where the count starts is INFO
@@ -731,6 +731,124 @@ class FakeTransactions(Mutant):
         return None
 
 
+# -- PC-14, PC-15, TX-04 (several messages), TX-08, TX-09, TX-10 (issue #12) --------------------------
+class RefusalHiddenBehindExchange(ConfirmMutant):
+    """A nack of a publish made through a named exchange (routed to several queues) is
+    turned into an ack: one queue's refusal goes unreported. (Default-exchange publishes,
+    one queue each, keep their nacks: PC-09 still holds.)"""
+
+    breaks = ("PC-14",)
+
+    def from_client(self, link, cmd):
+        state = link.tracker.channel(cmd.channel)
+        if isinstance(cmd.method, spec.Basic.Publish) and cmd.method.exchange and state.mode == "confirm":
+            link.state.setdefault(("via exchange", cmd.channel), set()).add(state.next_seq)
+        return None
+
+    def confirm(self, link, cmd):
+        via_exchange = link.state.get(("via exchange", cmd.channel), set())
+        if isinstance(cmd.method, spec.Basic.Nack) and cmd.method.delivery_tag in via_exchange:
+            return replaced(cmd, spec.Basic.Ack(delivery_tag=cmd.method.delivery_tag, multiple=cmd.method.multiple))
+        return None
+
+
+class SecondConfirmSelectRestartsCount(ConfirmMutant):
+    """A second confirm.select on a confirm channel restarts the sequence numbers at 1,
+    as the client sees them."""
+
+    breaks = ("PC-15",)
+
+    def from_client(self, link, cmd):
+        state = link.tracker.channel(cmd.channel)
+        if isinstance(cmd.method, spec.Confirm.Select) and state.mode == "confirm":
+            link.state[("restarted after", cmd.channel)] = state.next_seq - 1
+        return None
+
+    def confirm(self, link, cmd):
+        offset = link.state.get(("restarted after", cmd.channel), 0)
+        if offset and cmd.method.delivery_tag > offset:
+            return replaced(cmd, changed(cmd.method, delivery_tag=cmd.method.delivery_tag - offset))
+        return None
+
+
+class EarlierPublishesCommittedAtOnce(Mutant):
+    """In a transaction every publish but the last is committed when the next one comes:
+    the proxy slips a tx.commit in before each later publish and hides its commit-ok.
+    A transaction of one message looks right; one of several is neither invisible before
+    commit nor discarded by rollback. (RabbitMQ refuses any frame on a channel while a
+    commit is in progress, so the client's frames wait in the proxy for the commit-ok.)"""
+
+    breaks = ("TX-04", "TX-08")
+
+    def from_client(self, link, cmd):
+        held = link.state.get(("held", cmd.channel))
+        if held is not None:
+            held.append(cmd)
+            return []
+        return self.forward(link, cmd)
+
+    def forward(self, link, cmd):
+        count = ("publishes in tx", cmd.channel)
+        if isinstance(cmd.method, (spec.Tx.Commit, spec.Tx.Rollback, spec.Channel.Open)):
+            link.state[count] = 0
+        elif isinstance(cmd.method, spec.Basic.Publish) and link.tracker.channel(cmd.channel).mode == "tx":
+            earlier = link.state.get(count, 0)
+            link.state[count] = earlier + 1
+            if earlier:
+                link.state[("held", cmd.channel)] = [cmd]
+                return [command(cmd.channel, spec.Tx.Commit())]
+        return None
+
+    def from_broker(self, link, cmd):
+        if not (isinstance(cmd.method, spec.Tx.CommitOk) and ("held", cmd.channel) in link.state):
+            return None
+        publish, *later = link.state.pop(("held", cmd.channel))
+        link.send(TO_BROKER, publish, raw=True)
+        for waiting in later:
+            if ("held", cmd.channel) in link.state:
+                link.state[("held", cmd.channel)].append(waiting)
+                continue
+            replacement = self.forward(link, waiting)
+            for out in [waiting] if replacement is None else replacement:
+                link.send(TO_BROKER, out, raw=replacement is None)
+        return []  # the commit-ok of the proxy's own commit
+
+
+class SettlesInTransactionLost(Mutant):
+    """On a transactional channel basic.nack and basic.reject never reach the broker:
+    the commit applies none of them."""
+
+    breaks = ("TX-09",)
+
+    def from_client(self, link, cmd):
+        if (isinstance(cmd.method, (spec.Basic.Nack, spec.Basic.Reject))
+                and link.tracker.channel(cmd.channel).mode == "tx"):
+            return []
+        return None
+
+
+class AcceptedPublishesSometimesNacked(ConfirmMutant):
+    """Every third confirm is a nack, though the queue took the message (SHOULD: non-strict)."""
+
+    breaks = ("PC-16",)
+
+    def confirm(self, link, cmd):
+        count = link.state["confirms"] = link.state.get("confirms", 0) + 1
+        if isinstance(cmd.method, spec.Basic.Ack) and count % 3 == 0:
+            return replaced(cmd, spec.Basic.Nack(delivery_tag=cmd.method.delivery_tag, multiple=cmd.method.multiple))
+        return None
+
+
+class PersistenceStrippedInTransactions(PersistenceStripped):
+    """Persistent publishes on a transactional channel are stored as transient: committed,
+    then lost in a restart. Like PC-10, judged only against a broker the suite restarts."""
+
+    breaks = ("TX-10",)
+
+    def from_client(self, link, cmd):
+        return super().from_client(link, cmd) if link.tracker.channel(cmd.channel).mode == "tx" else None
+
+
 # -- CON: consumers ---------------------------------------------------------------------------------
 class ConsumeFromMissingQueueAccepted(Mutant):
     """Consuming from a queue that does not exist is answered consume-ok."""
@@ -1059,6 +1177,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (cls() for cls in [
     ReturnsDropped, NackSentAsAck, PersistenceStripped, ConfirmsLostWhenQueueEmptied,
     TxChannelAcceptsConfirmSelect, ConfirmChannelAcceptsTxSelect, CommitWithoutSelectAccepted, RollbackCommits,
     FakeTransactions,
+    RefusalHiddenBehindExchange, SecondConfirmSelectRestartsCount, EarlierPublishesCommittedAtOnce,
+    SettlesInTransactionLost, AcceptedPublishesSometimesNacked, PersistenceStrippedInTransactions,
     ConsumeFromMissingQueueAccepted, CancelRequeuesUnacked, CancelOfUnknownTagFails, ConsumerTagReuseAccepted,
     ExclusiveIgnored, SingleActiveConsumerIgnored, CancelNotificationsDropped, ConsumerTimeoutHidden,
     ConsumerTimeoutArgumentStripped, TimeoutRequeuesOnlyTheLateConsumer, PropertyAltered, GetEmptyHidden,

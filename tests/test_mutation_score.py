@@ -43,7 +43,7 @@ CONTROL_POOL = ["ACK-04", "PC-02", "TX-01", "RD-02"]
 CONTROLS_PER_MUTANT = 2
 # Through the proxy the suite has an --amqp-url target it cannot restart: these rules
 # are judged only against a managed broker.
-NEEDS_RESTART = {"PC-10", "FLT-08"}
+NEEDS_RESTART = {"PC-10", "FLT-08", "TX-10"}
 SCORE_FILE = REPO / "reports" / "mutation-score.md"
 DEFAULT_NODE = "rabbitmq"  # the managed broker most mutants are judged against (Debian's 3.10.8)
 

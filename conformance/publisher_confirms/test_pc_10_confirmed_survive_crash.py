@@ -3,11 +3,9 @@ broker crash (kill -9) and restart. This needs a broker process the suite owns: 
 started for this module alone (fixtures.dedicated), so the crash cannot disturb tests
 running beside it; with --amqp-url the rule is unsupported."""
 
-import time
-
 import pytest
 
-from fixtures import CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, NoReply, check, observe, rule, timeouts, violation
+from fixtures import CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, CrashQueue, check, observe, rule, timeouts
 
 RULE = rule("PC-10", "A confirmed persistent message in a durable queue survives kill -9 and restart",
             strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed", requires=("confirms",))
@@ -20,37 +18,18 @@ MESSAGES = 200
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
 async def test_confirmed_messages_survive_kill_9(crashable_broker, queue_type):
-    broker = crashable_broker
-    queue = await broker.queue(queue_type)
-    declared_at = time.monotonic()
-    # The rule is about confirmed messages: start once the queue's own record is on disk
-    # (a declaration a moment old may still sit in the broker's buffers; recorded).
-    on_disk = await broker.wait_until_on_disk(queue, within=timeouts.REPLY * 3)
-    observe("queue record on disk after", "not seen" if on_disk is None else f"{on_disk:.2f} s")
+    queue = await CrashQueue.declare(crashable_broker, queue_type)
     ledger = ConfirmLedger()
-    async with broker.channel() as channel:
+    async with crashable_broker.channel() as channel:
         await channel.confirm_select()
         bodies = {seq: b"%d" % seq for seq in range(1, MESSAGES + 1)}
         for body in bodies.values():
-            ledger.publish(channel.publish(body, routing_key=queue, persistent=True))
+            ledger.publish(channel.publish(body, routing_key=queue.name, persistent=True))
         await ledger.collect(channel, within=timeouts.REPLY * 3)
         confirmed = {bodies[seq] for seq, kinds in ledger.resolution.items() if kinds[0].startswith("ack")}
-
-        # Recorded because RabbitMQ 3.10.8 does not bring back a quorum queue declared a
-        # few seconds before a kill -9 (its Ra server registry was not yet on disk).
-        observe("queue age at the crash", f"{time.monotonic() - declared_at:.1f} s")
-        observe("restart took", f"{await broker.crash_and_restart():.1f} s")
+        await queue.crash_and_restart()
 
     check(confirmed, "the broker confirmed the publishes (needed to judge them)",
           expected=f"{MESSAGES} acks", actual=ledger.history())
     observe("confirmed before the crash", len(confirmed))
-    try:
-        survivors = {d.body for d in await broker.take_all(queue, expected=len(confirmed),
-                                                            within=timeouts.REPLY * 2)}
-    except NoReply as silent:
-        raise violation("the durable queue hands out its confirmed messages after the restart",
-                        f"{len(confirmed)} messages", f"{silent}: the queue did not come back") from None
-    observe("found after the restart", len(survivors))
-    lost = sorted(confirmed - survivors, key=int)
-    check(not lost, "every confirmed persistent message is in the durable queue after kill -9 and restart",
-          expected=f"{len(confirmed)} messages", actual=f"{len(lost)} lost: {b' '.join(lost[:20])!r}")
+    await queue.expect_survivors(confirmed, "confirmed")

@@ -1,46 +1,34 @@
-"""TX-04: messages published in a transaction reach their queue only at tx.commit;
-tx.rollback discards them, and so does closing the channel before a commit."""
+"""TX-04: messages published in a transaction reach their queues only at tx.commit, all of
+them and in publish order; tx.rollback discards them all, and so does closing the channel
+before a commit."""
 
 import pytest
-from pamqp.commands import Tx
 
-from fixtures import CONFIRMS, MUST, check, rule
+from fixtures import CONFIRMS, MUST, TX_ENDINGS, check, end_transaction, rule
 
 RULE = rule("TX-04", "Publishes in a transaction are invisible until commit; rollback and close discard them",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))
 
-
-async def commit(channel):
-    await channel.call(Tx.Commit(), Tx.CommitOk)
+PER_QUEUE = 3
 
 
-async def rollback(channel):
-    await channel.call(Tx.Rollback(), Tx.RollbackOk)
-
-
-async def close(channel):
-    await channel.close()
-
-
-# ending -> messages the queue holds afterwards
-ENDINGS = {"commit": (commit, 1), "rollback": (rollback, 0), "channel-close": (close, 0)}
-
-
-@pytest.mark.parametrize("ending", ENDINGS)
+@pytest.mark.parametrize("ending", TX_ENDINGS)
 async def test_publish_in_a_transaction_lands_only_on_commit(broker, ending):
-    queue = await broker.queue()
-    connection = await broker.connection()
-    channel = await connection.channel()
+    queues = [await broker.queue(), await broker.queue()]
+    published = {queue: [b"%s-%d" % (queue[-2:].encode(), n) for n in range(PER_QUEUE)] for queue in queues}
+    channel = await (await broker.connection()).channel()
     await channel.tx_select()
-    channel.publish(b"in a transaction", routing_key=queue)
-    # A get on the same channel is handled after the publish: an uncommitted message
-    # must not be there.
-    check(await channel.get(queue, no_ack=True) is None, "a message published in a transaction is invisible "
-          "before commit", expected="basic.get-empty", actual="basic.get-ok")
+    for n in range(PER_QUEUE):  # interleaved: the transaction holds publishes to both queues
+        for queue in queues:
+            channel.publish(published[queue][n], routing_key=queue)
+    # A get on the same channel is handled after the publishes: none may be there yet.
+    early = {queue: delivery.body for queue in queues if (delivery := await channel.get(queue, no_ack=True))}
+    check(not early, "messages published in a transaction are invisible before it ends",
+          expected="basic.get-empty on every queue", actual=early)
 
-    end, held_after = ENDINGS[ending]
-    await end(channel)
-    looking = channel if channel.is_open else await connection.channel()
-    found = [d.body for d in [await looking.get(queue, no_ack=True)] if d is not None]
-    check(len(found) == held_after, f"after {ending} the queue holds {held_after} of the transaction's messages",
-          expected=held_after, actual=found)
+    stands = await end_transaction(channel, ending)
+    held = {queue: [d.body for d in await broker.take_all(queue, expected=PER_QUEUE if stands else 0)]
+            for queue in queues}
+    expected = published if stands else {queue: [] for queue in queues}
+    check(held == expected, f"after {ending} every queue holds {'all' if stands else 'none'} of the "
+          "transaction's messages" + (", in publish order" if stands else ""), expected=expected, actual=held)
