@@ -247,7 +247,7 @@ def test_amqps_to_a_plain_port():
 
 
 def test_amqp_to_a_tls_port(tls_node):
-    bad_run(replace(tls_node.target, tls=False, tls_options=None).url, "use amqps://")
+    bad_run(replace(tls_node.target, tls=False, tls_options=None).url, "it is a TLS port, use amqps://")
 
 
 def test_no_client_certificate_for_a_node_that_requires_one(tls_node):
