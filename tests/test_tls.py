@@ -256,3 +256,17 @@ def test_no_client_certificate_for_a_node_that_requires_one(tls_node):
 
 def test_a_bad_parameter_from_the_command_line():
     bad_run("amqp://u:secret-pw@127.0.0.1:1/?cacertfile=/etc/hostname", "TLS parameter: it needs amqps://")
+
+
+def test_verify_none_and_depth_reach_the_node_and_say_what_was_checked(tls_node, tmp_path):
+    other = ThrowawayCA(tmp_path, "not the node's CA")
+
+    async def transport_of(target):
+        connection = await WireConnection.open(target)
+        await connection.close()
+        return connection.transport
+
+    unverified = asyncio.run(transport_of(with_tls(tls_node.target, cacertfile=str(other.cert), verify=False)))
+    assert (unverified.kind, unverified.peer_verified) == ("tls", False)
+    # depth=0: no intermediate CA between the node's certificate and the throwaway root
+    assert asyncio.run(transport_of(with_tls(tls_node.target, depth=0))).peer_verified is True
