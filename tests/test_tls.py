@@ -270,3 +270,22 @@ def test_verify_none_and_depth_reach_the_node_and_say_what_was_checked(tls_node,
     assert (unverified.kind, unverified.peer_verified) == ("tls", False)
     # depth=0: no intermediate CA between the node's certificate and the throwaway root
     assert asyncio.run(transport_of(with_tls(tls_node.target, depth=0))).peer_verified is True
+
+
+def test_the_matrix_page_heads_each_broker_with_its_latest_transport():
+    from reports import site
+    from reports.landing import transport_text
+
+    tls = transport_text({"kind": "tls", "tls_version": "TLSv1.3", "cipher": "TLS_AES_256_GCM_SHA384",
+                          "peer_verified": True, "auth_mechanism": "EXTERNAL"})
+    assert tls == "tls TLSv1.3 TLS_AES_256_GCM_SHA384, peer verified, EXTERNAL"
+    assert transport_text(None) is None and transport_text({"kind": "tcp", "auth_mechanism": "PLAIN"}) == "tcp, PLAIN"
+    cell = {"broker_key": "RabbitMQ 3.10.8", "rule": "ACK-04", "latest_outcome": "pass", "pass_rate": 1.0,
+            "runs": 2, "latest_run": "b", "known_deviation": False}
+    runs = [{"run_id": "a", "broker_key": "RabbitMQ 3.10.8", "started_at": "2026-01-01T00:00:00", "outcomes": {},
+             "transport": "tcp, PLAIN"},
+            {"run_id": "b", "broker_key": "RabbitMQ 3.10.8", "started_at": "2026-01-02T00:00:00", "outcomes": {},
+             "transport": tls}]
+    page = site.render([cell], [], [], [], runs, None, [])
+    head = page[page.index("<table id=matrix>"):page.index("</thead>")]
+    assert tls in head and "tcp, PLAIN" not in head
