@@ -88,7 +88,7 @@ def build(paths: list[Path], out: Path, master: str = "local[*]", known_brokers:
         flaky = _rows(pipeline.flaky(per_run))
         safety = _rows(pipeline.safety(checks, results, events))
         latency = _rows(pipeline.confirm_latency(events, checks, results))
-        run_rows = _rows(runs.select("run_id", "broker", "broker_version", "started_at", "outcomes"))
+        run_rows = _rows(runs.select("run_id", "broker", "broker_version", "started_at", "outcomes", "transport"))
         for row in run_rows:
             row["broker_key"] = f"{row['broker']} {row['broker_version']}"
         chosen, older = _latest_per_broker(run_rows)

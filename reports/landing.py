@@ -128,7 +128,20 @@ def _run_row(manifest: dict, run_dir: Path) -> dict:
         "exit_status": manifest.get("exit_status"), "suite_git_sha": manifest.get("suite_git_sha"),
         "outcomes": {str(k): int(v) for k, v in outcomes.items() if isinstance(v, int)},
         "options": json.dumps(manifest.get("options") or {}, sort_keys=True), "run_dir": str(run_dir),
+        "transport": transport_text(manifest.get("transport")),
     }
+
+
+def transport_text(transport) -> str | None:
+    """tcp or tls, TLS version and cipher, peer verified or not, SASL mechanism, in one line
+    (a manifest written before runs recorded their transport has none)."""
+    if not isinstance(transport, dict) or not transport.get("kind"):
+        return None
+    if transport["kind"] != "tls":
+        return f"tcp, {transport.get('auth_mechanism') or 'PLAIN'}"
+    verified = "peer verified" if transport.get("peer_verified") else "peer not verified"
+    return (f"tls {transport.get('tls_version') or '?'} {transport.get('cipher') or '?'}, {verified}, "
+            f"{transport.get('auth_mechanism') or 'PLAIN'}")
 
 
 def _attachments(item: dict):

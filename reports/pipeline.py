@@ -68,6 +68,7 @@ RUNS = T.StructType([
     T.StructField("suite_git_sha", T.StringType()),
     T.StructField("outcomes", T.MapType(T.StringType(), T.LongType())),
     T.StructField("options", T.StringType()), T.StructField("run_dir", T.StringType()),
+    T.StructField("transport", T.StringType()),
 ])
 EVENTS = T.StructType([
     T.StructField("run_id", T.StringType()), T.StructField("result_uuid", T.StringType()),

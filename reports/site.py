@@ -32,8 +32,10 @@ def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: l
              "<p class=legend>" + " ".join(f"<span class='o' style='background:{COLOURS[o]}'>{o}</span>"
                                             for o in ORDER) + " &nbsp; cell: latest outcome, pass rate over runs (runs); "
              "&#9873; a known deviation from the broker's baseline</p>"]
+    transports = _latest_transport(runs)
     parts.append("<table id=matrix><thead><tr><th>rule</th>"
-                 + "".join(f"<th>{esc(b)}</th>" for b in brokers) + "</tr></thead><tbody>")
+                 + "".join(f"<th>{esc(b)}" + (f"<br><small>{esc(transports[b])}</small>" if transports.get(b) else "")
+                           + "</th>" for b in brokers) + "</tr></thead><tbody>")
     for rule_id in rules:
         row = [f"<tr><th class=rule>{esc(rule_id)}</th>"]
         for broker in brokers:
@@ -93,6 +95,15 @@ def _table(rows: list[dict], columns: list[str], highlight: str | None = None) -
     return "".join(out) + "</table>"
 
 
+def _latest_transport(runs: list[dict]) -> dict[str, str | None]:
+    """Each broker version's transport (tcp/tls, version, cipher, peer verified, SASL
+    mechanism) in its latest run: the run whose outcomes the matrix shows first."""
+    latest: dict[str, dict] = {}
+    for run in sorted(runs, key=lambda r: (r["started_at"], r["run_id"])):
+        latest[run["broker_key"]] = run
+    return {key: run.get("transport") for key, run in latest.items()}
+
+
 def _runs_plot(runs: list[dict]) -> str:
     if not runs:
         return "<p class=empty>none</p>"
@@ -108,7 +119,8 @@ def _runs_plot(runs: list[dict]) -> str:
             if n:
                 y -= h
                 svg.append(f"<rect x='{x}' y='{y:.1f}' width='{bar}' height='{h:.1f}' fill='{COLOURS[outcome]}'>"
-                           f"<title>{esc(run['run_id'])} {esc(run['broker_key'])}: {n} {outcome}</title></rect>")
+                           f"<title>{esc(run['run_id'])} {esc(run['broker_key'])} ({esc(run.get('transport') or 'transport not recorded')}): "
+                           f"{n} {outcome}</title></rect>")
         svg.append(f"<text x='{x + bar / 2}' y='{height + 8}' transform='rotate(60 {x + bar / 2} {height + 8})' "
                    f"font-size='9'>{esc(run['broker_key'])}</text>")
     svg.append(f"<text x='0' y='12' font-size='10'>{top}</text><text x='0' y='{height}' font-size='10'>0</text></svg>")
