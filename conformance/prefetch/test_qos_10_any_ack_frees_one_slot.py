@@ -45,4 +45,5 @@ async def test_raising_the_prefetch_releases_more_at_once(broker, global_):
                       "RabbitMQ applies a per-consumer prefetch only to consumers started after basic.qos "
                       "(https://www.rabbitmq.com/docs/consumer-prefetch)")
         non_strict(f"raising the prefetch from {PREFETCH} to {RAISED} released {len(extra)} of "
-                   f"{RAISED - PREFETCH} more deliveries to the running consumer; documented: {documented}")
+                   f"{RAISED - PREFETCH} more deliveries to the running consumer "
+                   f"(the outcome RabbitMQ documents: {documented})")
