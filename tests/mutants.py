@@ -6,8 +6,8 @@ knows how a test is written, only what the rule promises.
 
 Rules no mutant covers, and why: the INFO rules (ACK-01's contiguity, RQ-06, RD-07,
 QOS-05/06/08/09, PC-12/13/17, TX-07, CON-08, CON-13, FLT-06) have no verdict to break;
-RQ-05 and CON-14 (SHOULD, ordering among messages or consumers) need the proxy to hold
-a queue's contents, which it cannot. "Delivery tags start at 2 on every channel" breaks
+RQ-05, RQ-07 and CON-14 (SHOULD, ordering among messages or consumers, and RQ-07's
+promptness) need the proxy to hold a queue's contents, which it cannot. "Delivery tags start at 2 on every channel" breaks
 no rule: tags stay positive, increasing and per channel; where the count starts is INFO
 (ACK-01 records "contiguous from 1"), so it is not a mutant.
 """
@@ -1163,6 +1163,89 @@ class AcksBeforeCloseLost(Mutant):
             link.state.pop("held", None)
 
 
+# -- ACK-14, RQ-08, RD-10, QOS-10, QOS-11 (issue #12: negative settles, dead-lettering, recover, slots) --
+class AcceptsNegativeSettleOfUnknownTag(AckDropping):
+    """A nack or reject of a tag the channel already settled, or of a tag delivered only on
+    another channel, is ignored (an ack still fails as it should)."""
+
+    breaks = ("ACK-04", "ACK-05", "ACK-14")
+
+    def drops(self, link, channel, method):
+        if not isinstance(method, (spec.Basic.Nack, spec.Basic.Reject)) or is_multiple(method):
+            return False
+        here = link.tracker.channel(channel)
+        elsewhere = any(method.delivery_tag in c.deliveries for n, c in link.tracker.channels.items() if n != channel)
+        return method.delivery_tag in here.settled or (method.delivery_tag not in here.deliveries and elsewhere)
+
+
+class NackMultipleDeadLettersOnlyItsTag(Mutant):
+    """nack(N, multiple=true, requeue=false) dead-letters N only: the proxy acks the other
+    deliveries it covers first, so they are dropped instead."""
+
+    breaks = ("RQ-02", "RQ-08")
+
+    def from_client(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Basic.Nack) and m.multiple and not m.requeue and m.delivery_tag:
+            below = [t for t in link.tracker.channel(cmd.channel).outstanding if t < m.delivery_tag]
+            return [command(cmd.channel, spec.Basic.Ack(delivery_tag=t)) for t in below] + \
+                replaced(cmd, changed(m, multiple=False))
+        return None
+
+
+class RecoverSkipsOrphanedDeliveries(Mutant):
+    """basic.recover(requeue=true) requeues only the deliveries of live consumers: those of
+    cancelled consumers and of basic.get are dropped (the proxy acks them first)."""
+
+    breaks = ("RD-10",)
+
+    def from_client(self, link, cmd):
+        if isinstance(cmd.method, spec.Basic.Recover) and cmd.method.requeue:
+            state = link.tracker.channel(cmd.channel)
+            orphans = [t for t in state.outstanding if state.deliveries[t].consumer_tag not in state.consumers]
+            return [command(cmd.channel, spec.Basic.Ack(delivery_tag=t)) for t in orphans] + [cmd]
+        return None
+
+
+class OnlyLowestAckFreesASlot(Mutant):
+    """Only an ack of the lowest outstanding tag frees a prefetch slot: after an ack of any
+    other tag, the delivery it lets through is held back until the lowest is acked."""
+
+    breaks = ("QOS-01", "QOS-10")
+
+    def from_client(self, link, cmd):
+        m = cmd.method
+        state = link.tracker.channel(cmd.channel)
+        if isinstance(m, spec.Basic.Ack) and not m.multiple and state.consumers and m.delivery_tag in state.outstanding:
+            if m.delivery_tag != state.outstanding[0]:
+                link.state[("withhold", cmd.channel)] = link.state.get(("withhold", cmd.channel), 0) + 1
+            else:
+                for held in link.state.pop(("held", cmd.channel), []):
+                    link.send(TO_CLIENT, held, raw=True)
+        return None
+
+    def from_broker(self, link, cmd):
+        if isinstance(cmd.method, spec.Basic.Deliver) and link.state.get(("withhold", cmd.channel)):
+            link.state[("withhold", cmd.channel)] -= 1
+            link.state.setdefault(("held", cmd.channel), []).append(cmd)
+            return []
+        return None
+
+
+class TransactedSettlesApplyAtOnce(Mutant):
+    """On a transactional channel a settle takes effect at once: the proxy commits right
+    after it (and swallows that commit-ok), so its prefetch slot is freed before the
+    client's tx.commit and a rollback cannot undo it."""
+
+    breaks = ("QOS-11", "TX-05")
+
+    def from_client(self, link, cmd):
+        if isinstance(cmd.method, SETTLES) and link.tracker.channel(cmd.channel).mode == "tx":
+            link.swallow(TO_CLIENT, cmd.channel, spec.Tx.CommitOk)
+            return [cmd, command(cmd.channel, spec.Tx.Commit())]
+        return None
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (cls() for cls in [
     TagsNotIncreasing, TagsConnectionWide, AcceptsNeverDeliveredTag, AcceptsDoubleAck,
     AcceptsAckOnAnotherChannel, AckMultipleIgnored, AckSingleActsAsMultiple, AcceptsMultipleAckOfSettledTag,
@@ -1185,4 +1268,6 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (cls() for cls in [
     QuorumQueuesHonourExclusive, ConsumerPrioritiesIgnored, ExclusivityOutlivesCancel, DroppedConnectionsLinger,
     ForgedUserIdCleared,
     DeliveriesLost, AcksLostWhenSliced, AcksBeforeCloseLost,
+    AcceptsNegativeSettleOfUnknownTag, NackMultipleDeadLettersOnlyItsTag, RecoverSkipsOrphanedDeliveries,
+    OnlyLowestAckFreesASlot, TransactedSettlesApplyAtOnce,
 ])}

@@ -1,29 +1,26 @@
-"""ACK-05: a delivery must be acknowledged on the channel that received it. Acking it
-on another channel closes *that* channel with 406; the receiving channel stays open and
-the message stays unacked there.
+"""ACK-05: a delivery must be settled (ack, nack or reject) on the channel that received
+it. Settling it on another channel closes *that* channel with 406; the receiving channel
+stays open and the message stays unacked there.
 
-The second channel is fresh: it has no tag 1 of its own, which would silently ack the
-wrong message."""
+The second channel is fresh: it has no tag 1 of its own, which would silently settle the
+wrong message. (A second channel that does hold deliveries of its own is ACK-14's case.)"""
 
-from fixtures import CONFIRMS, MUST, check, expect_closed, expect_open, rule
+import pytest
+
+from fixtures import CONFIRMS, MUST, SETTLE_METHODS, expect_closed, expect_still_held, rule, settle
 
 RULE = rule("ACK-05", "Acking on another channel closes that channel; the receiving channel is untouched",
             strength=MUST, guide=CONFIRMS, section="consumer-acks-delivery-tags")
 
 
-async def test_ack_on_another_channel_closes_only_that_channel(broker):
+@pytest.mark.parametrize("method", SETTLE_METHODS)
+async def test_settle_on_another_channel_closes_only_that_channel(broker, method):
     queue = await broker.queue(messages=[b"m"])
     connection = await broker.connection()
     receiving, other = await connection.channel(), await connection.channel()
     delivery = await receiving.get(queue)
 
-    other.ack(delivery.delivery_tag)
+    settle(other, method, delivery.delivery_tag)
     await expect_closed(other, code=406, text=f"unknown delivery tag {delivery.delivery_tag}",
-                        requirement="an ack on a channel that never received the tag closes that channel")
-
-    await expect_open(receiving, "the channel that received the delivery stays open")
-    check(await broker.ready_count(queue) == 0, "the message is neither requeued nor lost",
-          expected="0 ready (still unacked on its channel)", actual=f"{await broker.ready_count(queue)} ready")
-    receiving.ack(delivery.delivery_tag)
-    await expect_open(receiving, "the delivery is still outstanding on its own channel, so acking it there "
-                                 "is not an error")
+                        requirement=f"a basic.{method} on a channel that never received the tag closes that channel")
+    await expect_still_held(broker, receiving, queue, delivery, ready=0)

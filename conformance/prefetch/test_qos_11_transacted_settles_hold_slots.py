@@ -1,0 +1,44 @@
+"""QOS-11: on a transactional channel a settle (ack, nack or reject) frees its prefetch
+slot only at tx.commit; until then no further delivery comes, and a tx.rollback keeps the
+slots held (the tags are outstanding again and can be settled anew)."""
+
+import pytest
+from pamqp.commands import Tx
+
+from fixtures import (CONFIRMS, MUST, QUEUE_TYPES, SETTLE_METHODS, expect_released, fill_prefetch, rule,
+                      settle)
+
+RULE = rule("QOS-11", "Settles inside a transaction free prefetch slots only at tx.commit",
+            strength=MUST, guide=CONFIRMS, section="channel-qos-prefetch", requires=("tx",))
+
+PREFETCH, READY = 2, 8
+
+
+async def transacted_consumer(broker, queue_type):
+    queue = await broker.queue(queue_type, messages=[b"m%d" % n for n in range(READY)])
+    channel = await (await broker.connection()).channel()
+    await channel.tx_select()
+    return channel, await fill_prefetch(channel, queue, PREFETCH)
+
+
+@pytest.mark.parametrize("method", SETTLE_METHODS)
+async def test_a_settle_frees_its_slot_only_at_commit(broker, method):
+    channel, held = await transacted_consumer(broker, "classic")
+    settle(channel, method, held[0].delivery_tag, requeue=False)
+    await expect_released(channel, 0, f"a basic.{method} inside an open transaction frees no slot")
+    await channel.call(Tx.Commit(), Tx.CommitOk)
+    await expect_released(channel, 1, f"tx.commit frees the slot of the basic.{method}: exactly one more delivery")
+
+
+@pytest.mark.parametrize("queue_type", QUEUE_TYPES)
+async def test_a_rollback_keeps_the_slots_held(broker, queue_type):
+    channel, held = await transacted_consumer(broker, queue_type)
+    for delivery in held:
+        channel.ack(delivery.delivery_tag)
+    await channel.call(Tx.Rollback(), Tx.RollbackOk)
+    await expect_released(channel, 0, "acks that were rolled back free no slot")
+    for delivery in held:
+        channel.ack(delivery.delivery_tag)  # outstanding again after the rollback: no error
+    await channel.call(Tx.Commit(), Tx.CommitOk)
+    await expect_released(channel, PREFETCH, "the rolled-back tags can be acked again, and the commit frees "
+                                             "their slots")
