@@ -17,6 +17,7 @@ import sys
 import tempfile
 import tomllib
 import xml.etree.ElementTree as ET
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -87,7 +88,7 @@ def _wheelhouse(wheel: Path) -> Path:
 def sandbox():
     """A directory outside the repository that `nobody` can read (the venv) and write
     (its working directory and the run store)."""
-    root = Path(tempfile.mkdtemp(prefix="amqpc-packaging-"))
+    root = Path(tempfile.mkdtemp(prefix="amqp-conformance-packaging-"))
     root.chmod(0o755)
     yield root
     shutil.rmtree(root, ignore_errors=True)
@@ -99,11 +100,20 @@ def installed(sandbox) -> Path:
     python = _system_python()
     if python is None:
         pytest.skip("no system Python >= 3.11 with venv that an unprivileged user can run")
-    dist = sandbox / "dist"
-    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dist), str(REPO)],
+    # From a copy of the checkout's files (tracked, or new and not ignored): a stale
+    # egg-info or build/ of the worktree must not put into the wheel what the project omits.
+    source, dist = sandbox / "source", sandbox / "dist"
+    listed = _run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO).stdout
+    for name in filter(None, listed.split("\0")):
+        if (REPO / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, source / name)
+    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dist), str(source)],
          env={**os.environ, "PIP_CACHE_DIR": str(CACHE / "pip")}, timeout=INSTALL_TIMEOUT_S)
-    shutil.rmtree(REPO / "build", ignore_errors=True)  # setuptools' in-tree scratch
     (wheel,) = dist.glob("amqp_conformance-*.whl")
+    shipped = set(zipfile.ZipFile(wheel).namelist())
+    data = {str(p.relative_to(REPO)) for p in (REPO / "conformance").rglob("*.toml")}
+    assert data and data <= shipped, f"package data missing from the wheel: {sorted(data - shipped)}"
     venv = sandbox / "venv"
     _run([python, "-m", "venv", str(venv)], timeout=INSTALL_TIMEOUT_S)
     _run([str(venv / "bin" / "pip"), "install", "-q", "--no-index", "--find-links", str(_wheelhouse(wheel)),
