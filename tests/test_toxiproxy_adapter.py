@@ -172,8 +172,17 @@ def test_no_binary_anywhere_is_a_clear_unavailability(monkeypatch, tmp_path):
     monkeypatch.setenv("TOXIPROXY_SERVER", str(tmp_path / "missing"))
     monkeypatch.setenv("AMQP_CONFORMANCE_CACHE", str(tmp_path))
     monkeypatch.setenv("PATH", str(tmp_path))
-    with pytest.raises(ToxiproxyUnavailable, match="run ci/setup, or give --toxiproxy-url"):
+    with pytest.raises(ToxiproxyUnavailable, match="on PATH, or give --toxiproxy-server PATH or --toxiproxy-url URL"):
         find_binary()
+
+
+def test_a_given_binary_is_the_only_one_looked_at(monkeypatch, tmp_path):
+    binary = tmp_path / "toxiproxy-server"
+    binary.write_text("#!/bin/sh\n")
+    with pytest.raises(ToxiproxyUnavailable, match="--toxiproxy-server .*: no executable file there"):
+        find_binary(str(binary))  # not executable: no fallback to $TOXIPROXY_SERVER, the cache or PATH
+    binary.chmod(0o755)
+    assert find_binary(str(binary)) == binary
 
 
 @pytest.mark.integration

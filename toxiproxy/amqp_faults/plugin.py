@@ -28,7 +28,7 @@ from fixtures.rules import Strength
 from .client import ToxiproxyAPI, ToxiproxyError
 from .faults import FaultInjector
 from .profiles import AREAS, PROFILES, RULE_FLT_05
-from .server import ToxiproxyServer, ToxiproxyUnavailable
+from .server import ToxiproxyServer, ToxiproxyUnavailable, find_binary
 
 HISTORY = pytest.StashKey[History]()
 PROFILE_MARKER = "fault_profile"
@@ -50,6 +50,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--toxiproxy-url", default=os.environ.get("TOXIPROXY_URL"),
                     help="an external Toxiproxy server (http://host:port; env TOXIPROXY_URL). Without it "
                          "the suite starts toxiproxy-server v2.12.0 itself (installed by ci/setup)")
+    group.addoption("--toxiproxy-server", default=None, metavar="PATH",
+                    help="the toxiproxy-server binary to start (default: $TOXIPROXY_SERVER, the ci/setup "
+                         "cache, then PATH). Without any server the fault rules are reported unsupported")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -69,7 +72,7 @@ def _server_url(config: pytest.Config) -> str:
                 SERVER.version = ToxiproxyAPI(external).version()
                 SERVER.url = external
             else:
-                SERVER.owned = ToxiproxyServer()
+                SERVER.owned = ToxiproxyServer(find_binary(config.getoption("toxiproxy_server")))
                 SERVER.url = SERVER.owned.start()
                 SERVER.version = ToxiproxyAPI(SERVER.url).version()
         except (ToxiproxyUnavailable, ToxiproxyError) as problem:
@@ -92,6 +95,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if SERVER.owned is not None:
         SERVER.owned.stop()
         SERVER.owned = None
+
+
+def pytest_runtest_logreport(report) -> None:
+    # Under xdist the fault tests run in the workers; the controller, which prints the
+    # summary, learns from their reports that one wanted a server.
+    if report.skipped and "needs Toxiproxy" in str(report.longrepr):
+        SERVER.needed = True
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:

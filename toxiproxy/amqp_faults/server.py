@@ -27,14 +27,19 @@ def cached_binary() -> Path:
     return cache / "toxiproxy" / f"v{VERSION}" / "bin" / "toxiproxy-server"
 
 
-def find_binary() -> Path:
-    """$TOXIPROXY_SERVER, then the ci/setup cache, then PATH."""
+def find_binary(given: str | None = None) -> Path:
+    """--toxiproxy-server PATH if given (and only it), else $TOXIPROXY_SERVER, then the
+    ci/setup cache, then PATH."""
+    if given:
+        if Path(given).is_file() and os.access(given, os.X_OK):
+            return Path(given)
+        raise ToxiproxyUnavailable(f"--toxiproxy-server {given}: no executable file there")
     candidates = [os.environ.get("TOXIPROXY_SERVER"), str(cached_binary()), shutil.which("toxiproxy-server")]
     for candidate in candidates:
         if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
             return Path(candidate)
     raise ToxiproxyUnavailable(f"no toxiproxy-server binary (looked at $TOXIPROXY_SERVER, {cached_binary()}, "
-                               "PATH); run ci/setup, or give --toxiproxy-url")
+                               "PATH); put toxiproxy-server on PATH, or give --toxiproxy-server PATH or --toxiproxy-url URL")
 
 
 def _die_with_parent() -> None:

@@ -1,0 +1,165 @@
+"""The installed suite: pip install, then one command, as any user, from any directory.
+
+The integration test builds the wheel, installs it into a fresh virtual environment of
+the system Python (no checkout on sys.path), and runs `amqp-conformance` as `nobody`
+from a directory outside the repository against a RabbitMQ node this test started as
+root: the seven named rules, stored in the run folder named by --run-dir.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+import xml.etree.ElementTree as ET
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from amqp_faults.server import cached_binary
+from fixtures.cli import pytest_args
+from fixtures.managed_brokers import RabbitMQNode
+from fixtures.plugin import SUITE_INI
+from tests.suite_runs import REPO, SEVEN_RULES
+
+PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text())
+CACHE = Path(os.environ.get("AMQP_CONFORMANCE_CACHE", Path.home() / ".cache" / "amqp-conformance"))
+INSTALL_TIMEOUT_S = 300
+RUN_TIMEOUT_S = 300
+
+
+def test_the_plugin_supplies_the_checkouts_pytest_settings():
+    """An installed run has no pyproject.toml: the plugin gives the same settings."""
+    ini = PYPROJECT["tool"]["pytest"]["ini_options"]
+    assert {k: str(ini[k]).lower() if isinstance(ini[k], bool) else str(ini[k]) for k in SUITE_INI} == SUITE_INI
+
+
+def test_the_command_stores_its_run_like_ci_suite(tmp_path):
+    args = pytest_args(["--amqp-url", "amqp://h/", "-k", "ACK-03"], tmp_path / "run")
+    assert args[:2] == ["--pyargs", "conformance"]
+    assert ["-n", "auto"] == args[args.index("-n"):args.index("-n") + 2]
+    assert f"--run-dir={tmp_path / 'run'}" in args
+    assert f"--alluredir={tmp_path / 'run' / 'allure-results'}" in args
+    assert f"--junitxml={tmp_path / 'run' / 'junit.xml'}" in args
+    assert "-n" not in pytest_args(["-p", "no:xdist"], tmp_path)
+    assert not any(a.startswith("--run-dir=") for a in pytest_args(["--run-dir", "x"], tmp_path))
+
+
+# -- the wheel, installed and run as nobody ---------------------------------------------------
+def _system_python() -> str | None:
+    """A Python >= 3.11 that `nobody` may run (the checkout's venv may live under /root)."""
+    for candidate in ("/usr/bin/python3", shutil.which("python3")):
+        if not candidate:
+            continue
+        done = subprocess.run([candidate, "-c", "import sys, venv, ensurepip; print(sys.version_info >= (3, 11))"],
+                              capture_output=True, text=True)
+        if done.stdout.strip() == "True":
+            return candidate
+    return None
+
+
+def _run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
+    done = subprocess.run(command, capture_output=True, text=True, **kwargs)
+    assert done.returncode == 0, f"{' '.join(command)}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done
+
+
+def _wheelhouse(wheel: Path) -> Path:
+    """The wheels of the pinned dependencies, fetched once (through pip's cache) and
+    kept under the cache by the hash of the dependency list: later runs install offline."""
+    pins = "\n".join(PYPROJECT["project"]["dependencies"])
+    house = CACHE / "wheelhouse" / hashlib.sha256(pins.encode()).hexdigest()[:16]
+    if not (house / ".complete").exists():
+        house.mkdir(parents=True, exist_ok=True)
+        _run([sys.executable, "-m", "pip", "wheel", "-q", "-w", str(house), str(wheel)],
+             env={**os.environ, "PIP_CACHE_DIR": str(CACHE / "pip")}, timeout=INSTALL_TIMEOUT_S)
+        (house / wheel.name).unlink(missing_ok=True)  # the project's own wheel is built afresh each time
+        (house / ".complete").write_text(pins)
+    return house
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    """A directory outside the repository that `nobody` can read (the venv) and write
+    (its working directory and the run store)."""
+    root = Path(tempfile.mkdtemp(prefix="amqp-conformance-packaging-"))
+    root.chmod(0o755)
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def installed(sandbox) -> Path:
+    """The wheel, built from the checkout and installed into a fresh venv: its bin/."""
+    python = _system_python()
+    if python is None:
+        pytest.skip("no system Python >= 3.11 with venv that an unprivileged user can run")
+    # From a copy of the checkout's files (tracked, or new and not ignored): a stale
+    # egg-info or build/ of the worktree must not put into the wheel what the project omits.
+    source, dist = sandbox / "source", sandbox / "dist"
+    listed = _run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO).stdout
+    for name in filter(None, listed.split("\0")):
+        if (REPO / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, source / name)
+    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dist), str(source)],
+         env={**os.environ, "PIP_CACHE_DIR": str(CACHE / "pip")}, timeout=INSTALL_TIMEOUT_S)
+    (wheel,) = dist.glob("amqp_conformance-*.whl")
+    shipped = set(zipfile.ZipFile(wheel).namelist())
+    data = {str(p.relative_to(REPO)) for p in (REPO / "conformance").rglob("*.toml")}
+    assert data and data <= shipped, f"package data missing from the wheel: {sorted(data - shipped)}"
+    venv = sandbox / "venv"
+    _run([python, "-m", "venv", str(venv)], timeout=INSTALL_TIMEOUT_S)
+    _run([str(venv / "bin" / "pip"), "install", "-q", "--no-index", "--find-links", str(_wheelhouse(wheel)),
+          str(wheel)], timeout=INSTALL_TIMEOUT_S)
+    return venv / "bin"
+
+
+@pytest.fixture(scope="module")
+def rabbitmq():
+    node = RabbitMQNode()
+    target = node.start()
+    yield node, f"amqp://{target.username}:{target.password}@{target.host}:{target.port}/{target.vhost}"
+    node.cleanup()
+
+
+@pytest.mark.integration
+@pytest.mark.timeout(INSTALL_TIMEOUT_S * 3 + RUN_TIMEOUT_S)  # the wheel, the dependencies, a venv and a run
+def test_the_installed_command_runs_the_seven_rules_as_nobody(installed, sandbox, rabbitmq):
+    runuser = shutil.which("runuser")
+    if os.geteuid() != 0 or runuser is None:
+        pytest.skip("runs the suite as `nobody` through runuser, which needs root")
+    toxiproxy = cached_binary()
+    assert toxiproxy.exists(), f"{toxiproxy} is missing: ci/setup builds it (RD-02 needs network faults)"
+    node, url = rabbitmq
+    work = sandbox / "work"
+    work.mkdir()
+    shutil.chown(work, "nobody", "nogroup")
+    # nobody cannot read root's cache: the binary goes where it can (--toxiproxy-server).
+    shutil.copy(toxiproxy, sandbox / "toxiproxy-server")
+    (sandbox / "toxiproxy-server").chmod(0o755)
+    store = work / "runs" / "packaging"
+    selection = f"({' or '.join(SEVEN_RULES)}) and not flt05"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(work), "LANG": "C.UTF-8"}
+    done = subprocess.run(
+        [runuser, "-u", "nobody", "--", str(installed / "amqp-conformance"), "--amqp-url", url,
+         "--consumer-timeout-ms", str(node.consumer_timeout_ms), "--baseline", "rabbitmq",
+         "--toxiproxy-server", str(sandbox / "toxiproxy-server"), "-k", selection, "--run-dir", str(store)],
+        cwd=work, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output[-5000:]
+    manifest = json.loads((store / "manifest.json").read_text())
+    assert store.stat().st_uid == (work / "runs").stat().st_uid != 0, "the run store belongs to nobody"
+    assert manifest["broker"] == "RabbitMQ" and manifest["broker_origin"] == "--amqp-url"
+    assert manifest["outcomes"]["fail"] == manifest["outcomes"]["error"] == 0, manifest["outcomes"]
+    rules = {p.get("value") for p in ET.parse(store / manifest["junit"]).getroot().iter("property")
+             if p.get("name") == "rule"}
+    assert rules == set(SEVEN_RULES), f"rules run: {sorted(rules)}"
+    assert any((store / manifest["allure_results"]).glob("*-result.json"))
+    assert "amqp-conformance-0.1.0" in output, "the suite's plugins come from the installed distribution"
