@@ -64,6 +64,13 @@ async def confirms(channel: WireChannel, wanted: set[int], *, within: float,
     return covered
 
 
+# How long the confirms of the messages a fault test starts from may take. Not a verdict
+# bound: garagemq persists and confirms about one message per 200 ms on a loaded host
+# (20 confirms in 4 s), and a shorter bound made FLT-01/FLT-03 fail their precondition in
+# one run and pass in the next.
+SETTLE_REPLIES = 5  # times timeouts.REPLY (read when used: --reply-timeout sets it)
+
+
 async def publish_confirmed(faults: FaultInjector, queue: str, ids: list[str], **kw) -> None:
     """Publish on a direct confirm channel and wait for every confirm: the messages a
     consumer-side fault test starts from."""
@@ -71,7 +78,7 @@ async def publish_confirmed(faults: FaultInjector, queue: str, ids: list[str], *
     channel = await connection.channel()
     await channel.confirm_select()
     publish(channel, queue, ids, **kw)
-    await confirms(channel, set(range(1, len(ids) + 1)), within=timeouts.REPLY)
+    await confirms(channel, set(range(1, len(ids) + 1)), within=timeouts.REPLY * SETTLE_REPLIES)
     await connection.close()
 
 
@@ -305,7 +312,7 @@ async def publish_through_fault(faults: FaultInjector, queue: str, fault: Fault 
     channel = await connection.channel()
     await channel.confirm_select()
     publish(channel, queue, first, body_size=body_size)
-    covered = await confirms(channel, set(range(1, before + 1)), within=timeouts.REPLY)
+    covered = await confirms(channel, set(range(1, before + 1)), within=timeouts.REPLY * SETTLE_REPLIES)
     await faults.apply(fault)
     publish(channel, queue, second, body_size=body_size)
     later = set(range(before + 1, before + during + 1))
