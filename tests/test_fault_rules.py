@@ -17,7 +17,7 @@ def test_fault_rules_pass_on_rabbitmq(tmp_path):
     run = run_suite(tmp_path, "-m", "fault", "-n", "2", timeout=300)
     assert run.returncode == 0, run.output[-3000:]
     assert FAULT_RULES <= {c.properties["rule"] for c in run.cases}
-    # Beside pass/info only what RabbitMQ's baseline records (PC-10 on a quorum queue).
+    # Beside pass/info only what RabbitMQ's baseline records as a known deviation.
     unexplained = [(c.name, c.outcome) for c in run.cases
                    if c.outcome not in ("pass", "info") and c.properties.get("deviation") != "known"]
     assert not unexplained, unexplained

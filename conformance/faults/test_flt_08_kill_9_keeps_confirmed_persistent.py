@@ -34,7 +34,7 @@ async def test_confirmed_persistent_messages_survive_kill_9(crashable_broker, hi
     queues = {kind: await broker.queue(kind) for kind in QUEUE_TYPES}
     for queue in queues.values():
         took = await broker.wait_until_on_disk(queue, within=RESTART_WINDOW_S)
-        observe("queue declaration on disk after", "not seen" if took is None else f"{took:.2f} s")
+        observe("queue declaration on disk after", broker.on_disk_text(took))
     ids = {kind: message_ids(f"flt08-{kind}", PER_QUEUE) for kind in queues}
     publisher = await history.watch(await broker.connection()).channel()
     await publisher.confirm_select()

@@ -10,8 +10,9 @@ from fixtures import CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, CrashQueue, che
 RULE = rule("PC-10", "A confirmed persistent message in a durable queue survives kill -9 and restart",
             strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed", requires=("confirms",))
 
-# A process fault: `-m "not fault"` leaves it out of quick runs.
-pytestmark = pytest.mark.fault
+# A process fault: `-m "not fault"` leaves it out of quick runs. The backstop covers
+# starting the module's node and restarting it (Qpid: about 30 s each on a loaded host).
+pytestmark = [pytest.mark.fault, pytest.mark.timeout(timeouts.NODE_BACKSTOP_S)]
 
 MESSAGES = 200
 

@@ -4,14 +4,14 @@ the suite owns (fixtures.dedicated, as PC-10); with --amqp-url the rule is unsup
 
 import pytest
 
-from fixtures import CONFIRMS, MUST, QUEUE_TYPES, CrashQueue, observe, rule
+from fixtures import CONFIRMS, MUST, QUEUE_TYPES, CrashQueue, observe, rule, timeouts
 
 RULE = rule("TX-10", "Persistent messages committed to a durable queue survive kill -9 and restart",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))
 
 # A process fault: `-m "not fault"` leaves it out of quick runs. Starting a dedicated node and
 # restarting it can take a JVM broker (Qpid) most of the default 60 s on a loaded machine.
-pytestmark = [pytest.mark.fault, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.fault, pytest.mark.timeout(timeouts.NODE_BACKSTOP_S)]
 
 TRANSACTIONS = 10
 PER_TRANSACTION = 10

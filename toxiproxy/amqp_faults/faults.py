@@ -116,6 +116,11 @@ class FaultInjector:
         self.target = broker.target.with_address(proxy.host, proxy.port)
         self._applied: list[Fault] = []
 
+    @property
+    def applied(self) -> list[str]:
+        """The names of the faults in force now, in the order they were applied."""
+        return [fault.name for fault in self._applied]
+
     # -- connections -----------------------------------------------------------------------
     async def connection(self, *, heartbeat: int = 0) -> WireConnection:
         """A connection through the proxy, recorded in the history."""

@@ -230,10 +230,17 @@ def pytest_runtest_call(item: pytest.Item):
     try:
         return (yield)
     except ConnectFailed as failed:
-        if marker is None:
+        if marker is not None:
+            raise verdicts.violation(f"{RULE_FLT_05.id}: the broker works through the {marker.args[0]} profile",
+                                     "the AMQP handshake completes", str(failed)) from None
+        # A fault test whose connection through its applied link cannot even complete
+        # the handshake: the same byte stream as without the fault, so the same verdict.
+        injector = item.funcargs.get("faults") if hasattr(item, "funcargs") else None
+        applied = injector.applied if isinstance(injector, FaultInjector) else []
+        if not applied:
             raise
-        raise verdicts.violation(f"{RULE_FLT_05.id}: the broker works through the {marker.args[0]} profile",
-                                 "the AMQP handshake completes", str(failed)) from None
+        raise verdicts.violation(f"the broker completes the AMQP handshake through the link ({', '.join(applied)})",
+                                 "connection.open-ok", str(failed)) from None
 
 
 def _empty_callspec(suffix: str):
