@@ -17,11 +17,13 @@ SETTLED_THEN = [("ack", "nack"), ("ack", "reject"), ("nack", "reject"), ("reject
 
 
 @pytest.mark.parametrize("first, then", SETTLED_THEN, ids=[f"{a}-then-{b}" for a, b in SETTLED_THEN])
+@pytest.mark.case("settled-tag")
 async def test_a_negative_settle_of_a_settled_tag_closes_the_channel(broker, first, then):
     await expect_settled_tag_refused(broker, first, then)
 
 
 @pytest.mark.parametrize("method", ["nack", "reject"])
+@pytest.mark.case("other-channel")
 async def test_a_negative_settle_of_another_channels_tag_closes_only_the_sender(broker, method):
     queue, own_queue = await broker.queue(messages=[b"m1", b"m2"]), await broker.queue(messages=[b"own"])
     connection = await broker.connection()

@@ -19,6 +19,7 @@ RULE = rule("CON-17", "A higher-priority consumer receives while it has capacity
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
+@pytest.mark.case("higher-takes-all")
 async def test_higher_priority_consumer_takes_all_while_it_has_capacity(broker, queue_type):
     queue, channels = await priority_consumers(broker, queue_type, [("low", 1, 10), ("high", 10, 2)])
     ignores_consumer_priorities(broker, channels["low"], queue_type)
@@ -39,6 +40,7 @@ async def test_higher_priority_consumer_takes_all_while_it_has_capacity(broker, 
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
+@pytest.mark.case("equal-share")
 async def test_equal_highest_priorities_share_round_robin(broker, queue_type):
     queue, channels = await priority_consumers(broker, queue_type, [("low", 1, 10), ("high-a", 10, 10),
                                                                     ("high-b", 10, 10)], one_channel=True)

@@ -17,6 +17,7 @@ PREFETCH, RAISED, READY = 4, 6, 14
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
+@pytest.mark.case("one-slot")
 async def test_acking_any_one_delivery_frees_exactly_one_slot(broker, queue_type):
     queue = await broker.queue(queue_type, messages=[b"m%d" % n for n in range(READY)])
     async with broker.channel() as channel:
@@ -28,6 +29,7 @@ async def test_acking_any_one_delivery_frees_exactly_one_slot(broker, queue_type
 
 
 @pytest.mark.parametrize("global_", [False, True], ids=["per-consumer", "per-channel"])
+@pytest.mark.case("raise")
 async def test_raising_the_prefetch_releases_more_at_once(broker, global_):
     queue = await broker.queue(messages=[b"m%d" % n for n in range(READY)])
     async with broker.channel() as channel:

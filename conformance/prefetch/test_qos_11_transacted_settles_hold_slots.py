@@ -22,6 +22,7 @@ async def transacted_consumer(broker, queue_type):
 
 
 @pytest.mark.parametrize("method", SETTLE_METHODS)
+@pytest.mark.case("commit")
 async def test_a_settle_frees_its_slot_only_at_commit(broker, method):
     channel, held = await transacted_consumer(broker, "classic")
     settle(channel, method, held[0].delivery_tag, requeue=False)
@@ -31,6 +32,7 @@ async def test_a_settle_frees_its_slot_only_at_commit(broker, method):
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
+@pytest.mark.case("rollback")
 async def test_a_rollback_keeps_the_slots_held(broker, queue_type):
     channel, held = await transacted_consumer(broker, queue_type)
     for delivery in held:

@@ -26,6 +26,7 @@ async def publish_one_at_a_time(broker, exchange):
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
+@pytest.mark.case("all-take-it")
 async def test_a_publish_every_queue_takes_is_acked_once(broker, queue_type):
     queues = [await broker.queue("classic"), await broker.queue(queue_type)]
     ledger = await publish_one_at_a_time(broker, await broker.fanout(*queues))
@@ -38,6 +39,7 @@ async def test_a_publish_every_queue_takes_is_acked_once(broker, queue_type):
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
+@pytest.mark.case("one-refuses")
 async def test_a_publish_one_queue_refuses_is_nacked_and_kept_by_the_others(broker, queue_type):
     full = await broker.queue("classic", arguments=FULL, messages=[b"filler"])
     healthy = await broker.queue(queue_type)

@@ -1,6 +1,8 @@
 """RD-08: deliveries made in automatic-ack mode are settled when sent (fire-and-forget):
 neither closing the consumer's connection nor basic.recover brings them back."""
 
+import pytest
+
 from fixtures import CONFIRMS, MUST, Delivery, check, expect_nothing_returns, recover, rule, timeouts
 
 RULE = rule("RD-08", "Automatic-ack deliveries are not redelivered after close or recover",
@@ -17,12 +19,14 @@ async def consume_without_ack(broker, channel):
     return queue
 
 
+@pytest.mark.case("close")
 async def test_closing_the_connection_returns_nothing(broker):
     async with broker.channel() as channel:
         queue = await consume_without_ack(broker, channel)
     await expect_nothing_returns(broker, queue, "auto-acked deliveries are not requeued when the connection closes")
 
 
+@pytest.mark.case("recover")
 async def test_recover_redelivers_nothing(broker):
     async with broker.channel() as channel:
         await consume_without_ack(broker, channel)

@@ -28,6 +28,7 @@ async def settle_without_requeue(broker, queue):
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
+@pytest.mark.case("no-dead-letter-exchange")
 async def test_without_dead_letter_exchange_the_message_is_dropped(broker, queue_type):
     queue = await broker.queue(queue_type, messages=BODIES)
     await settle_without_requeue(broker, queue)
@@ -35,6 +36,7 @@ async def test_without_dead_letter_exchange_the_message_is_dropped(broker, queue
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
+@pytest.mark.case("dead-letter-exchange")
 async def test_with_dead_letter_exchange_the_message_is_dead_lettered(broker, queue_type):
     dead_letters = await broker.queue()
     queue = await broker.queue(queue_type, messages=BODIES, arguments=dead_letter_to(dead_letters))

@@ -30,6 +30,7 @@ async def nack_covered(broker, queue_type, *, requeue):
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
+@pytest.mark.case("without-requeue")
 async def test_nack_multiple_without_requeue_dead_letters_every_covered_message(broker, queue_type):
     queue, dead_letters = await nack_covered(broker, queue_type, requeue=False)
     dead = await expect_dead_lettered(broker, queue, dead_letters, COVERED,
@@ -43,6 +44,7 @@ async def test_nack_multiple_without_requeue_dead_letters_every_covered_message(
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
+@pytest.mark.case("with-requeue")
 async def test_nack_multiple_with_requeue_dead_letters_nothing(broker, queue_type):
     queue, dead_letters = await nack_covered(broker, queue_type, requeue=True)
     # Nothing dead-lettered proves something only on a broker that dead-letters at all.
