@@ -176,10 +176,23 @@ def _pass_rate_chart(per_run: list[dict]) -> str:
     return "".join(svg)
 
 
+MARKDOWN_ORDER = ("pass", "info", "non-strict", "unsupported", "fail", "error", "skipped")
+
+
+def markdown_cell(cell: dict) -> str:
+    """The outcomes of the rule's cases in the latest run: one word when they agree, else
+    each with its count (`pass 1, unsupported 1`); `*` when the baseline did not expect it."""
+    counts: dict[str, int] = {}
+    for outcome in cell.get("latest_outcomes") or [cell["latest_outcome"]]:
+        counts[outcome] = counts.get(outcome, 0) + 1
+    ordered = sorted(counts, key=lambda o: MARKDOWN_ORDER.index(o) if o in MARKDOWN_ORDER else len(MARKDOWN_ORDER))
+    text = ordered[0] if len(ordered) == 1 else ", ".join(f"{o} {counts[o]}" for o in ordered)
+    return text + (" *" if cell.get("latest_changed") else "")
+
+
 def markdown(matrix: list[dict]) -> str:
-    """The rule x broker table in Markdown (matrix.md; the README shows it): each cell is
-    the rule's latest outcome on that broker version (the worst of its cases), a `*` when
-    the broker's baseline did not expect it."""
+    """The rule x broker table in Markdown (matrix.md; the README shows it), one column per
+    broker version, each cell from the rule's cases in that broker's latest run."""
     brokers = sorted({r["broker_key"] for r in matrix})
     cells = {(r["broker_key"], r["rule"]): r for r in matrix}
     lines = ["| rule | " + " | ".join(brokers) + " |", "|---" * (len(brokers) + 1) + "|"]
@@ -187,7 +200,7 @@ def markdown(matrix: list[dict]) -> str:
         row = []
         for broker in brokers:
             cell = cells.get((broker, rule_id))
-            row.append("–" if cell is None else cell["latest_outcome"] + (" *" if cell.get("latest_changed") else ""))
+            row.append("–" if cell is None else markdown_cell(cell))
         lines.append(f"| {rule_id} | " + " | ".join(row) + " |")
     return "\n".join(lines) + "\n"
 
