@@ -15,7 +15,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from fixtures.run_store import CATEGORIES
+from fixtures.run_store import CATEGORIES, allure2_categories
 
 HERE = Path(__file__).resolve().parent
 VERSION = (HERE / "allure_version").read_text().strip()
@@ -39,9 +39,7 @@ def environment_id(broker_key: str) -> str:
 
 
 def stage_results(allure_dirs: dict[str, Path], staged: Path) -> int:
-    """Copy the chosen runs' results, normalised so categories can see what the
-    outcome label says: a known deviation's message starts "known deviation:", a passed
-    non-strict result gets the message "non-strict: <finding>"."""
+    """Copy the chosen runs' results (and their attachments) into one folder, as they are."""
     if staged.exists():
         shutil.rmtree(staged)
     staged.mkdir(parents=True)
@@ -50,35 +48,29 @@ def stage_results(allure_dirs: dict[str, Path], staged: Path) -> int:
         for path in source.iterdir():
             if path.name.endswith("-result.json"):
                 try:
-                    result = json.loads(path.read_text())
+                    json.loads(path.read_text())
                 except ValueError:
                     continue  # reported by the landing step
-                (staged / path.name).write_text(json.dumps(_normalise(result, source)))
+                shutil.copyfile(path, staged / path.name)
                 n += 1
             elif path.is_file() and ("-attachment" in path.name or path.name.endswith("-container.json")):
                 shutil.copyfile(path, staged / path.name)
-    (staged / "categories.json").write_text(json.dumps(CATEGORIES, indent=2))
+    (staged / "categories.json").write_text(json.dumps(allure2_categories(), indent=2))
     return n
 
 
-def _normalise(result: dict, source: Path) -> dict:
-    labels = {l.get("name"): l.get("value") for l in result.get("labels", []) if isinstance(l, dict)}
-    details = result.setdefault("statusDetails", {})
-    message = details.get("message") or ""
-    if labels.get("outcome") == "non-strict" and not message:
-        findings = [a for a in result.get("attachments", []) if a.get("name") == "non-strict findings"]
-        text = ""
-        if findings:
-            try:
-                text = (source / findings[0]["source"]).read_text().strip()
-            except OSError:
-                pass
-        message = f"non-strict: {text or 'a SHOULD difference was recorded'}"
-    if labels.get("deviation"):
-        message = f"known deviation: {labels['deviation']}\n{message}"
-    if message:
-        details["message"] = message
-    return result
+def allure3_categories() -> list[dict]:
+    """The categories as Allure 3 matchers: a rule's labels are matched as labels (the
+    known deviation, the outcome class), the rest by status and message."""
+    out = []
+    for category in CATEGORIES:
+        matcher: dict = {"statuses": category["matchedStatuses"]}
+        if "labels" in category:
+            matcher["labels"] = category["labels"]
+        elif "messageRegex" in category:
+            matcher["message"] = category["messageRegex"]
+        out.append({"name": category["name"], "matchers": [matcher]})
+    return out
 
 
 def write_config(report_dir: Path, broker_keys: dict[str, tuple[str, str]], history: Path, name: str) -> Path:
@@ -95,7 +87,7 @@ export default {{
   name: {json.dumps(name)},
   output: {json.dumps(str(report_dir))},
   historyPath: {json.dumps(str(history))},
-  categories: {json.dumps(CATEGORIES)},
+  categories: {json.dumps(allure3_categories())},
   environments: {{
     {env_js}
   }},
@@ -138,6 +130,12 @@ def history_id(result: dict) -> str:
     # again; without one it hashes the full name.
     case = _md5(result["testCaseId"]) if result.get("testCaseId") else _md5(result["fullName"])
     return f"{case}.{_md5(params)}"
+
+
+def report_id(result: dict) -> str:
+    """The id Allure 3 gives a result in the report (its page is index.html#<id>); the
+    pipeline's report_id column, which the matrix cells link to, is the same md5."""
+    return _md5(result["uuid"])
 
 
 def _md5(text: str) -> str:

@@ -47,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"[reports] {summary['runs']} runs, {summary['results']} results, {summary['events']} events, "
           f"{summary['checks']} history checks; {len(summary['problems'])} inputs skipped")
-    print(f"[reports] matrix: {summary['matrix_page']}" + (f"; Allure: {summary['allure']}" if summary["allure"] else ""))
+    print(f"[reports] matrix: {summary['matrix_page']} (Markdown: {summary['matrix_markdown']})"
+          + (f"; Allure: {summary['allure']}" if summary["allure"] else ""))
     print("[reports] seconds: " + ", ".join(f"{k} {v:.1f}" for k, v in summary["seconds"].items()))
     return 0 if summary["runs"] else 2
 
@@ -61,7 +62,8 @@ def build(paths: list[Path], out: Path, master: str = "local[*]", known_brokers:
     landed = landing.land(landing.discover([p.resolve() for p in paths]), work / "landing", known_brokers)
     seconds["landing"] = time.monotonic() - started
     summary = {"runs": landed.runs, "results": landed.results, "events": landed.events, "checks": landed.checks,
-               "problems": landed.problems, "matrix_page": None, "allure": None, "seconds": seconds}
+               "problems": landed.problems, "matrix_page": None, "matrix_markdown": None, "allure": None,
+               "seconds": seconds}
     if not landed.runs:
         return summary
 
@@ -86,6 +88,7 @@ def build(paths: list[Path], out: Path, master: str = "local[*]", known_brokers:
         per_run = pipeline.rule_runs(results).cache()
         matrix = _rows(pipeline.matrix(per_run))
         flaky = _rows(pipeline.flaky(per_run))
+        run_outcomes = _rows(pipeline.run_outcomes(results))
         safety = _rows(pipeline.safety(checks, results, events))
         latency = _rows(pipeline.confirm_latency(events, checks, results))
         run_rows = _rows(runs.select("run_id", "broker", "broker_version", "started_at", "outcomes", "transport"))
@@ -100,6 +103,7 @@ def build(paths: list[Path], out: Path, master: str = "local[*]", known_brokers:
 
     for name, rows in (("matrix", matrix), ("flaky", flaky), ("safety", safety), ("latency", latency)):
         _write_csv(out / f"{name}.csv", rows)
+    (out / "matrix.md").write_text(site.markdown(matrix))
     report_link = None
     if allure:
         from . import allure_report
@@ -113,9 +117,10 @@ def build(paths: list[Path], out: Path, master: str = "local[*]", known_brokers:
         seconds["allure"] = time.monotonic() - mark
     page = out / "index.html"
     page.write_text(site.render(matrix, flaky, safety, latency, run_rows, report_link, landed.problems,
-                                 in_report=chosen))
+                                 in_report=chosen, run_outcomes=run_outcomes))
     summary["matrix_page"] = str(page)
-    summary.update(matrix=matrix, flaky=flaky, safety=safety, latency=latency)
+    summary["matrix_markdown"] = str(out / "matrix.md")
+    summary.update(matrix=matrix, flaky=flaky, safety=safety, latency=latency, run_outcomes=run_outcomes)
     seconds["total"] = time.monotonic() - started
     return summary
 

@@ -170,7 +170,10 @@ def rule_runs(shaped: DataFrame) -> DataFrame:
                  F.min_by("report_id", F.struct("rank", "i")).alias("report_id"),
                  F.min_by("message", F.struct("rank", "i")).alias("message"),
                  F.count("*").alias("cases"),
-                 F.max(F.col("deviation").isNotNull()).alias("known_deviation")))
+                 F.array_sort(F.collect_list("outcome")).alias("outcomes"),
+                 # deviation: "known" or "new" (the baseline plugin), or a reason (a marker)
+                 F.max(F.col("deviation").isNotNull() & (F.col("deviation") != "new")).alias("known_deviation"),
+                 F.max(F.coalesce(F.col("deviation") == "new", F.lit(False))).alias("changed")))
 
 
 def matrix(per_run: DataFrame) -> DataFrame:
@@ -180,12 +183,21 @@ def matrix(per_run: DataFrame) -> DataFrame:
     latest = (per_run.withColumn("n", F.row_number().over(w)).where("n = 1")
               .select("broker_key", "rule", F.col("outcome").alias("latest_outcome"),
                       F.col("run_id").alias("latest_run"), F.col("report_id").alias("latest_report_id"),
-                      F.col("message").alias("latest_message"), F.col("known_deviation")))
+                      F.col("message").alias("latest_message"), F.col("known_deviation"),
+                      F.col("changed").alias("latest_changed"), F.col("cases").alias("latest_cases"),
+                      F.col("outcomes").alias("latest_outcomes")))
     rates = (per_run.groupBy("broker_key", "broker", "broker_version", "rule")
              .agg(F.count("*").alias("runs"),
                   F.sum(F.col("outcome").isin("pass", "info").cast("int")).alias("passed_runs")))
     return (rates.join(latest, ["broker_key", "rule"])
             .withColumn("pass_rate", F.round(F.col("passed_runs") / F.col("runs"), 4)))
+
+
+def run_outcomes(shaped: DataFrame) -> DataFrame:
+    """One row per (run, outcome class): how many of the run's cases had it. The matrix
+    page's charts (outcome counts per broker, pass rate per run) are drawn from these."""
+    return (shaped.groupBy("run_id", "broker_key", "run_started", "outcome")
+            .agg(F.count("*").alias("cases")))
 
 
 def flaky(per_run: DataFrame) -> DataFrame:

@@ -1,6 +1,8 @@
 """The static matrix page: broker x rule with the latest outcome and pass rate, each cell
-linking to its Allure result; flaky rules; safety findings; confirm latency by fault; the
-outcome counts of every run. Plots are inline SVG: the page is one self-contained file."""
+linking to its Allure result; two charts (the outcome counts of each broker's latest run,
+and each broker's pass rate over the stored runs); flaky rules; safety findings; confirm
+latency by fault. Plots are inline SVG: the page is one self-contained file that makes no
+request. Also the same matrix as a Markdown table (matrix.md, for the README)."""
 
 from __future__ import annotations
 
@@ -17,8 +19,10 @@ def esc(value) -> str:
 
 
 def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: list[dict], runs: list[dict],
-           report_link: str | None, problems: list[str], in_report: set[str] | None = None) -> str:
-    """in_report: the run ids the Allure report holds; only their results can be linked."""
+           report_link: str | None, problems: list[str], in_report: set[str] | None = None,
+           run_outcomes: list[dict] | None = None) -> str:
+    """in_report: the run ids the Allure report holds; only their results can be linked.
+    run_outcomes: (run_id, broker_key, run_started, outcome, cases) rows, for the charts."""
     brokers = sorted({r["broker_key"] for r in matrix})
     latency, safety = sorted(latency, key=_by_broker_fault), sorted(safety, key=_by_broker_fault)
     flaky = sorted(flaky, key=lambda r: (r["broker_key"], _rule_order(r["rule"])))
@@ -31,7 +35,7 @@ def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: l
                 if report_link else "No Allure report in this build.") + "</p>",
              "<p class=legend>" + " ".join(f"<span class='o' style='background:{COLOURS[o]}'>{o}</span>"
                                             for o in ORDER) + " &nbsp; cell: latest outcome, pass rate over runs (runs); "
-             "&#9873; a known deviation from the broker's baseline</p>"]
+             "&#9873; a known deviation from the broker's baseline; * a change its baseline did not expect</p>"]
     transports = _latest_transport(runs)
     parts.append("<table id=matrix><thead><tr><th>rule</th>"
                  + "".join(f"<th>{esc(b)}" + (f"<br><small>{esc(transports[b])}</small>" if transports.get(b) else "")
@@ -44,7 +48,8 @@ def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: l
                 row.append("<td class=none>not run</td>")
                 continue
             outcome = cell["latest_outcome"]
-            text = (f"{esc(outcome)}{' &#9873;' if cell.get('known_deviation') else ''}<br>"
+            text = (f"{esc(outcome)}{' &#9873;' if cell.get('known_deviation') else ''}"
+                    f"{' *' if cell.get('latest_changed') else ''}<br>"
                     f"<small>{cell['pass_rate'] * 100:.0f}% ({cell['runs']})</small>")
             title = esc(f"{rule_id} on {broker}: {outcome} in run {cell['latest_run']}\n"
                         f"{cell.get('latest_message') or ''}")
@@ -55,7 +60,9 @@ def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: l
                        f"title='{title}'>{text}</td>")
         parts.append("".join(row) + "</tr>")
     parts.append("</tbody></table>")
-    parts.append("<h2>Outcomes per run</h2>" + _runs_plot(runs))
+    per_run = _per_run(run_outcomes or [])
+    parts.append("<h2>Outcomes per broker (its latest run)</h2>" + _outcomes_per_broker_chart(per_run))
+    parts.append("<h2>Pass rate of each broker over the stored runs</h2>" + _pass_rate_chart(per_run))
     parts.append("<h2>Confirm latency by fault (publish &rarr; confirm, ms)</h2>" + _latency_plot(latency)
                  + _table(latency, ["broker_key", "fault", "confirms", "p50_ms", "p90_ms", "p99_ms", "max_ms"]))
     parts.append("<h2>Safety findings from fault histories</h2>"
@@ -104,27 +111,109 @@ def _latest_transport(runs: list[dict]) -> dict[str, str | None]:
     return {key: run.get("transport") for key, run in latest.items()}
 
 
-def _runs_plot(runs: list[dict]) -> str:
-    if not runs:
+def _per_run(run_outcomes: list[dict]) -> list[dict]:
+    """One entry per run, oldest first: its broker, start and case counts by outcome."""
+    runs: dict[str, dict] = {}
+    for row in run_outcomes:
+        run = runs.setdefault(row["run_id"], {"run_id": row["run_id"], "broker_key": row["broker_key"],
+                                              "started": str(row["run_started"]), "outcomes": {}})
+        run["outcomes"][row["outcome"]] = run["outcomes"].get(row["outcome"], 0) + row["cases"]
+    for run in runs.values():
+        total = sum(run["outcomes"].values())
+        passed = run["outcomes"].get("pass", 0) + run["outcomes"].get("info", 0)
+        run["cases"], run["pass_rate"] = total, (passed / total if total else 0.0)
+    return sorted(runs.values(), key=lambda r: (r["started"], r["run_id"]))
+
+
+def _outcomes_per_broker_chart(per_run: list[dict]) -> str:
+    """A stacked bar per broker version: its latest run's cases by outcome class."""
+    latest = {run["broker_key"]: run for run in per_run}  # oldest first: the last one wins
+    if not latest:
         return "<p class=empty>none</p>"
-    runs = sorted(runs, key=lambda r: r["started_at"])[-40:]
-    width, bar, gap, height = 900, 18, 4, 160
-    top = max(sum((r.get("outcomes") or {}).get(o, 0) for o in ORDER) for r in runs) or 1
-    svg = [f"<svg class=plot width='{width}' height='{height + 90}' role='img' aria-label='outcomes per run'>"]
-    for i, run in enumerate(runs):
-        x, y = 40 + i * (bar + gap), height
+    label_w, bars, row_h = 220, 600, 26
+    top = max(run["cases"] for run in latest.values()) or 1
+    svg = [f"<svg id=chart-outcomes-per-broker class=plot width='{label_w + bars + 260}' "
+           f"height='{row_h * len(latest) + 10}' role='img' aria-label='outcome counts per broker'>"]
+    for i, (broker, run) in enumerate(sorted(latest.items())):
+        y, x = 5 + i * row_h, label_w
+        svg.append(f"<text x='0' y='{y + 14}' font-size='12'>{esc(broker)}</text>")
         for outcome in ORDER:
-            n = (run.get("outcomes") or {}).get(outcome, 0)
-            h = n / top * (height - 10)
-            if n:
-                y -= h
-                svg.append(f"<rect x='{x}' y='{y:.1f}' width='{bar}' height='{h:.1f}' fill='{COLOURS[outcome]}'>"
-                           f"<title>{esc(run['run_id'])} {esc(run['broker_key'])} ({esc(run.get('transport') or 'transport not recorded')}): "
-                           f"{n} {outcome}</title></rect>")
-        svg.append(f"<text x='{x + bar / 2}' y='{height + 8}' transform='rotate(60 {x + bar / 2} {height + 8})' "
-                   f"font-size='9'>{esc(run['broker_key'])}</text>")
-    svg.append(f"<text x='0' y='12' font-size='10'>{top}</text><text x='0' y='{height}' font-size='10'>0</text></svg>")
+            n = run["outcomes"].get(outcome, 0)
+            if not n:
+                continue
+            w = n / top * bars
+            svg.append(f"<rect class=bar x='{x:.1f}' y='{y}' width='{w:.1f}' height='18' fill='{COLOURS[outcome]}' "
+                       f"data-broker='{esc(broker)}' data-outcome='{outcome}' data-cases='{n}'>"
+                       f"<title>{esc(broker)}: {n} {outcome} (run {esc(run['run_id'])})</title></rect>")
+            x += w
+        summary = ", ".join(f"{run['outcomes'][o]} {o}" for o in ORDER if run["outcomes"].get(o))
+        svg.append(f"<text x='{x + 6:.1f}' y='{y + 14}' font-size='11'>{run['cases']} cases: {esc(summary)}</text>")
+    svg.append("</svg>")
     return "".join(svg)
+
+
+LINE_COLOURS = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#4d7c0f", "#be185d"]
+
+
+def _pass_rate_chart(per_run: list[dict]) -> str:
+    """One line per broker version: (pass + info) / cases of each of its runs, in run order;
+    the x axis is the stored runs of all brokers in time order."""
+    if not per_run:
+        return "<p class=empty>none</p>"
+    brokers = sorted({run["broker_key"] for run in per_run})
+    left, width, height, top_pad = 40, max(320, 24 * len(per_run)), 180, 10
+    step = width / max(len(per_run) - 1, 1)
+    svg = [f"<svg id=chart-pass-rate class=plot width='{left + width + 240}' height='{height + 40}' role='img' "
+           f"aria-label='pass rate of each broker over the stored runs'>",
+           f"<line x1='{left}' y1='{top_pad}' x2='{left}' y2='{top_pad + height}' stroke='#94a3b8'/>",
+           f"<line x1='{left}' y1='{top_pad + height}' x2='{left + width}' y2='{top_pad + height}' stroke='#94a3b8'/>",
+           f"<text x='0' y='{top_pad + 4}' font-size='10'>100%</text>",
+           f"<text x='8' y='{top_pad + height}' font-size='10'>0%</text>"]
+    for b, broker in enumerate(brokers):
+        colour = LINE_COLOURS[b % len(LINE_COLOURS)]
+        points = [(left + i * step, top_pad + (1 - run["pass_rate"]) * height, run)
+                  for i, run in enumerate(per_run) if run["broker_key"] == broker]
+        if len(points) > 1:
+            svg.append(f"<polyline fill='none' stroke='{colour}' stroke-width='2' points='"
+                       + " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in points) + "'/>")
+        for x, y, run in points:
+            svg.append(f"<circle class=point cx='{x:.1f}' cy='{y:.1f}' r='4' fill='{colour}' "
+                       f"data-broker='{esc(broker)}' data-run='{esc(run['run_id'])}' "
+                       f"data-pass-rate='{run['pass_rate']:.4f}'><title>{esc(broker)}, run {esc(run['run_id'])}: "
+                       f"{run['pass_rate'] * 100:.1f}% of {run['cases']} cases pass</title></circle>")
+        svg.append(f"<rect x='{left + width + 20}' y='{top_pad + b * 18}' width='12' height='12' fill='{colour}'/>"
+                   f"<text x='{left + width + 38}' y='{top_pad + b * 18 + 10}' font-size='11'>{esc(broker)}</text>")
+    svg.append("</svg>")
+    return "".join(svg)
+
+
+MARKDOWN_ORDER = ("pass", "info", "non-strict", "unsupported", "fail", "error", "skipped")
+
+
+def markdown_cell(cell: dict) -> str:
+    """The outcomes of the rule's cases in the latest run: one word when they agree, else
+    each with its count (`pass 1, unsupported 1`); `*` when the baseline did not expect it."""
+    counts: dict[str, int] = {}
+    for outcome in cell.get("latest_outcomes") or [cell["latest_outcome"]]:
+        counts[outcome] = counts.get(outcome, 0) + 1
+    ordered = sorted(counts, key=lambda o: MARKDOWN_ORDER.index(o) if o in MARKDOWN_ORDER else len(MARKDOWN_ORDER))
+    text = ordered[0] if len(ordered) == 1 else ", ".join(f"{o} {counts[o]}" for o in ordered)
+    return text + (" *" if cell.get("latest_changed") else "")
+
+
+def markdown(matrix: list[dict]) -> str:
+    """The rule x broker table in Markdown (matrix.md; the README shows it), one column per
+    broker version, each cell from the rule's cases in that broker's latest run."""
+    brokers = sorted({r["broker_key"] for r in matrix})
+    cells = {(r["broker_key"], r["rule"]): r for r in matrix}
+    lines = ["| rule | " + " | ".join(brokers) + " |", "|---" * (len(brokers) + 1) + "|"]
+    for rule_id in sorted({r["rule"] for r in matrix}, key=_rule_order):
+        row = []
+        for broker in brokers:
+            cell = cells.get((broker, rule_id))
+            row.append("–" if cell is None else markdown_cell(cell))
+        lines.append(f"| {rule_id} | " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def _latency_plot(latency: list[dict]) -> str:

@@ -1,85 +1,139 @@
-"""End to end: a real suite run stores itself, `python -m reports build` turns it into the
-matrix page and the Allure report, and headless Chromium finds the failed rule in it."""
+"""End to end: two real `ci/suite` runs store themselves, `python -m reports build` (the
+command ci/github-actions.yml runs) turns them into the matrix page and the Allure report,
+and headless Chromium checks what a reader sees there."""
 
 from __future__ import annotations
 
 import csv
 import json
-import shutil
+import os
+import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from reports import allure_report
-from tests.suite_runs import REPO, run_suite
+from tests.suite_runs import REPO
 
-# A suite run, a Spark build and a browser: more than the suite-wide 60 s backstop when loaded.
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(420)]
+# Two suite runs, a Spark build and a browser: minutes on a 2-core machine, and over ten
+# when eight other sessions load it (the Spark build alone took more than 10 min at load 24).
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(2400)]
 SCREENSHOTS = REPO / "reports" / "site" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+RUNS = ("run-1", "run-2")
+# garagemq breaks RD-02 (requeued deliveries without redelivered=true) and keeps PC-02;
+# PC-02 also runs as four FLT-05 copies (one per network profile), each its own case.
+SELECTION = ["--broker", "garagemq", "-k", "rd_02 or pc_02", "--no-baseline", "-p", "tests.deviation_baseline_plugin"]
+
+
+def suite_command() -> list[str]:
+    return ["ci/suite", *SELECTION]
+
+
+def build_command(runs: Path, site: Path) -> list[str]:
+    return [".venv/bin/python", "-m", "reports", "build", str(runs), "--out", str(site)]
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """garagemq breaks RD-02 (requeued deliveries without redelivered=true) and keeps PC-02;
-    a stand-in baseline marks RD-02 as a known deviation."""
-    run_dir = tmp_path_factory.mktemp("run")
-    suite = run_suite(run_dir, "--broker", "garagemq", "-k", "rd_02 or pc_02", "-m", "not fault", "--no-baseline", "--run-dir", str(run_dir),
-                      "-p", "tests.deviation_baseline_plugin")
-    assert (run_dir / "manifest.json").exists(), suite.output[-3000:]
-    site = run_dir / "site"
-    done = subprocess.run([sys.executable, "-m", "reports", "build", str(run_dir), "--out", str(site)],
-                          cwd=REPO, capture_output=True, text=True, timeout=400)
+    """A stand-in baseline marks RD-02 as a known deviation."""
+    root = tmp_path_factory.mktemp("reports")
+    runs, site = root / "runs", root / "site"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AMQP_")}
+    outputs = {}
+    for run_id in RUNS:
+        done = subprocess.run(suite_command(), cwd=REPO, capture_output=True, text=True, timeout=300,
+                              env={**env, "AMQP_RUNS_DIR": str(runs), "AMQP_RUN_ID": run_id})
+        outputs[run_id] = done.stdout + done.stderr
+        assert (runs / run_id / "manifest.json").exists(), outputs[run_id][-3000:]
+    done = subprocess.run(build_command(runs, site), cwd=REPO, capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stdout + done.stderr[-4000:]
-    return run_dir, site, suite, done.stdout
+    return runs, site, outputs, done.stdout
+
+
+def cases(run_dir: Path) -> list[dict[str, str]]:
+    return [{p.get("name"): p.get("value") for p in case.iter("property")}
+            for case in ET.parse(run_dir / "junit.xml").getroot().iter("testcase")]
+
+
+def results(run_dir: Path) -> list[dict]:
+    return [json.loads(p.read_text()) for p in (run_dir / "allure-results").glob("*-result.json")]
 
 
 def test_the_run_stores_its_manifest_without_credentials(built):
-    run_dir, _, suite, _ = built
+    runs, _, _, _ = built
+    run_dir = runs / RUNS[-1]
     manifest = json.loads((run_dir / "manifest.json").read_text())
-    assert manifest["broker"] == "garagemq" and manifest["allure_results"] == "allure"
-    assert manifest["outcomes"]["fail"] == sum(1 for c in suite.cases if c.outcome == "fail") == 2
-    assert manifest["outcomes"]["pass"] == 1
-    assert manifest["outcomes"]["deviation"] == 2  # both RD-02 cases; their verdicts stay "fail"
-    assert all(c.properties.get("deviation", "").startswith("baseline:") for c in suite.cases
-               if c.properties["rule"] == "RD-02")
+    assert manifest["broker"] == "garagemq" and manifest["allure_results"] == "allure-results"
+    rd_02 = [c for c in cases(run_dir) if c["rule"] == "RD-02"]
+    assert manifest["outcomes"]["fail"] == len(rd_02) == 6
+    assert manifest["outcomes"]["pass"] == 5  # PC-02 and its four FLT-05 copies
+    assert manifest["outcomes"]["deviation"] == 6  # the RD-02 cases; their verdicts stay "fail"
+    assert all(c.get("deviation", "").startswith("baseline:") for c in rd_02)
     assert ":***@" in manifest["target"]
     for name in ("environment.properties", "executor.json", "categories.json"):
-        assert (run_dir / "allure" / name).exists(), name
-    assert "broker=garagemq" in (run_dir / "allure" / "environment.properties").read_text()
+        assert (run_dir / "allure-results" / name).exists(), name
+    assert "broker=garagemq" in (run_dir / "allure-results" / "environment.properties").read_text()
 
 
-def test_the_matrix_contains_the_runs_rules(built):
-    _, site, suite, stdout = built
-    assert "1 runs" in stdout
+def test_each_case_is_its_own_allure_test_with_the_same_key_in_every_run(built):
+    runs, _, _, _ = built
+    keys, history_ids = {}, {}
+    for run_id in RUNS:
+        found = results(runs / run_id)
+        assert len(found) == len(cases(runs / run_id)) == 11
+        keys[run_id] = {allure_report.history_id(r) for r in found}  # what Allure 3 keys tests by
+        history_ids[run_id] = {r["historyId"] for r in found}
+        assert len(keys[run_id]) == len(history_ids[run_id]) == len(found), "two cases share a key"
+        for r in found:
+            params = {p["name"]: p for p in r.get("parameters", [])}
+            # parameters are the case's own: nothing observed, nothing hidden from the key
+            assert not any(p.get("excluded") for p in params.values()), r["name"]
+            assert not any(" at 0x" in p["value"] for p in params.values()), r["name"]
+            profile = re.search(r"flt05-(\w+)", r["name"])
+            assert (params.get("fault profile", {}).get("value") == repr(profile[1])) if profile \
+                else "fault profile" not in params, r["name"]
+            labels = [label["value"] for label in r["labels"] if label["name"] == "deviation"]
+            assert labels == (["known"] if "rd_02" in r["fullName"] else []), r["name"]
+            assert "known deviation: known" not in json.dumps(r)
+    assert keys[RUNS[0]] == keys[RUNS[1]] and history_ids[RUNS[0]] == history_ids[RUNS[1]]
+
+
+def test_one_matrix_page_and_table_from_the_stored_runs(built):
+    _, site, _, stdout = built
+    assert "2 runs" in stdout
     rows = {(r["broker_key"], r["rule"]): r for r in csv.DictReader(open(site / "matrix.csv"))}
+    assert set(rows) == {("garagemq 0.1", "RD-02"), ("garagemq 0.1", "PC-02")}
     assert rows[("garagemq 0.1", "RD-02")]["latest_outcome"] == "fail"
-    assert rows[("garagemq 0.1", "PC-02")]["latest_outcome"] == "pass"
-    assert {rule for _, rule in rows} == {c.properties["rule"] for c in suite.cases}
-    page = (site / "index.html").read_text()
-    assert "data-rule='RD-02' data-broker='garagemq 0.1' data-outcome='fail'" in page
     assert rows[("garagemq 0.1", "RD-02")]["known_deviation"] == "True"
-    assert (site / "allure" / "index.html").exists()
+    assert rows[("garagemq 0.1", "PC-02")]["latest_outcome"] == "pass"
+    assert rows[("garagemq 0.1", "PC-02")]["runs"] == "2"
+    table = (site / "matrix.md").read_text().splitlines()
+    assert table[0] == "| rule | garagemq 0.1 |"
+    assert "| PC-02 | pass |" in table and "| RD-02 | fail |" in table
+    assert not (REPO / "reports" / "broker_matrix.py").exists()
     assert "googletagmanager" not in (site / "allure" / "index.html").read_text()
 
 
 def test_pipeline_history_keys_are_the_ones_allure_writes(built):
-    run_dir, site, _, _ = built
-    # Allure appends the point of the report it generated; its keys must be ours.
-    appended = json.loads((site / "allure-history.jsonl").read_text().splitlines()[-1])
-    ours = {allure_report.history_id(json.loads(p.read_text())) for p in (run_dir / "allure").glob("*-result.json")}
-    assert set(appended["testResults"]) == ours
+    runs, site, _, _ = built
+    lines = [json.loads(line) for line in (site / "allure-history.jsonl").read_text().splitlines()]
+    ours = {allure_report.history_id(r) for r in results(runs / RUNS[-1])}
+    # the older run's point, written by the pipeline, and the one Allure appended for the report
+    assert len(lines) == 2
+    assert set(lines[0]["testResults"]) == set(lines[-1]["testResults"]) == ours
 
 
-def test_browser_finds_the_failed_rule_with_expected_and_actual(built, tmp_path):
-    _, site, _, _ = built
+@pytest.fixture
+def browser():
     from playwright.sync_api import sync_playwright
     assert Path(CHROMIUM).exists(), "Debian chromium is missing: ci/setup installs it"
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     outside: list[str] = []
 
     def local_only(route):
@@ -91,30 +145,83 @@ def test_browser_finds_the_failed_rule_with_expected_and_actual(built, tmp_path)
             route.abort()
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=[*CHROMIUM_FLAGS, "--disable-quic"])
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
         try:
-            context = browser.new_context(viewport={"width": 1300, "height": 900})
+            context = chromium.new_context(viewport={"width": 1300, "height": 900})
             context.route("**/*", local_only)
             page = context.new_page()
-            page.set_default_timeout(20000)
-            page.goto((site / "index.html").as_uri())
-            cell = page.locator("td.cell[data-rule='RD-02'][data-broker='garagemq 0.1']")
-            assert cell.get_attribute("data-outcome") == "fail"
-            page.screenshot(path=str(SCREENSHOTS / "matrix.png"), full_page=True)
-            cell.locator("a").click()
-            page.wait_for_url("**/allure/index.html#*")
-            error = page.get_by_text("requeued deliveries carry redelivered=true").first
-            error.wait_for()
-            text = page.locator("body").inner_text()
-            assert "expected: redelivered=true for all" in text
-            assert "actual:" in text and "False" in text
-            assert "RD-02" in text
-            # grouped under the baseline's known deviation, not as a plain failure
-            assert "Category: Known deviation (baseline)" in text
-            assert "known deviation: baseline: garagemq requeues without redelivered=true" in text
-            page.screenshot(path=str(SCREENSHOTS / "allure-failed-rule.png"))
-            shutil.copy(SCREENSHOTS / "allure-failed-rule.png", tmp_path / "allure-failed-rule.png")
+            page.set_default_timeout(30000)
+            yield page
         finally:
-            browser.close()
-    assert (SCREENSHOTS / "allure-failed-rule.png").stat().st_size > 10000
+            chromium.close()
+    assert outside == [], "the pages made requests outside the site"
+
+
+def test_the_allure_report_lists_every_case_of_the_run(built, browser):
+    runs, site, _, _ = built
+    browser.goto((site / "allure" / "index.html").as_uri())
+    total = browser.locator("[data-testid=metadata-item-total]").first
+    total.wait_for()
+    shown = int(re.search(r"\d+", total.inner_text())[0])
+    # the report holds the latest run of each broker version
+    assert shown == len(cases(runs / RUNS[-1])) == 11
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.screenshot(path=str(SCREENSHOTS / "allure-overview.png"))
+
+
+def test_a_failed_case_shows_expected_actual_frames_and_reproducer(built, browser):
+    runs, site, _, _ = built
+    browser.goto((site / "index.html").as_uri())
+    cell = browser.locator("td.cell[data-rule='RD-02'][data-broker='garagemq 0.1']")
+    assert cell.get_attribute("data-outcome") == "fail"
+    cell.locator("a").click()
+    browser.wait_for_url("**/allure/index.html#*")
+    browser.get_by_text("requeued deliveries carry redelivered=true").first.wait_for()
+    text = browser.locator("body").inner_text()
+    assert "expected: redelivered=true for all" in text
+    assert "actual:" in text and "False" in text
+    assert "RD-02" in text
+    # grouped under the baseline's known deviation, not as a plain failure
+    assert "Category: Known deviation (baseline)" in text
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.screenshot(path=str(SCREENSHOTS / "allure-failed-rule.png"))
+    browser.locator("[data-testid=test-result-tab-attachments]").click()
+    browser.get_by_text("frames, connection 1").first.wait_for()
+    shown = browser.locator("body").inner_text()
+    result_id = browser.url.rsplit("#", 1)[1].split("/")[0]  # "<id>/attachments"
+    failed = next(r for r in results(runs / RUNS[-1]) if allure_report.report_id(r) == result_id)
+    for attachment in failed.get("attachments", []):
+        if attachment["name"].startswith(("frames", "reproducer")):
+            assert attachment["name"] in shown, attachment["name"]
+
+
+def test_every_matrix_cell_links_to_a_result_in_the_report(built, browser):
+    runs, site, _, _ = built
+    latest = {allure_report.report_id(r): r for r in results(runs / RUNS[-1])}
+    browser.goto((site / "index.html").as_uri())
+    links = {(c.get_attribute("data-rule"), c.locator("a").get_attribute("href"))
+             for c in browser.locator("td.cell").all()}
+    assert {rule for rule, _ in links} == {"RD-02", "PC-02"} and all(href for _, href in links)
+    for rule, href in sorted(links):
+        target = href.rsplit("#", 1)[1]
+        assert target in latest and any(l["value"] == rule for l in latest[target]["labels"] if l["name"] == "rule")
+        browser.goto((site / href).as_uri().replace("%23", "#"))
+        fullname = browser.locator("[data-testid=test-result-fullname]").first
+        fullname.wait_for()
+        assert fullname.inner_text().strip() == latest[target]["fullName"], href
+
+
+def test_the_matrix_page_charts_outcomes_per_broker_and_pass_rate_over_runs(built, browser):
+    runs, site, _, _ = built
+    browser.goto((site / "index.html").as_uri())
+    bars = browser.locator("svg#chart-outcomes-per-broker rect.bar")
+    assert bars.count() >= 2 and bars.first.is_visible()
+    counts = {b.get_attribute("data-outcome"): int(b.get_attribute("data-cases")) for b in bars.all()}
+    assert counts == Counter(c["outcome"] for c in cases(runs / RUNS[-1]))  # the latest run's
+    points = browser.locator("svg#chart-pass-rate circle.point")
+    assert points.count() == len(RUNS) and points.first.is_visible()
+    rates = {p.get_attribute("data-run"): float(p.get_attribute("data-pass-rate")) for p in points.all()}
+    assert rates == {run_id: round(sum(c["outcome"] in ("pass", "info") for c in cases(runs / run_id))
+                                   / len(cases(runs / run_id)), 4) for run_id in RUNS}
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.screenshot(path=str(SCREENSHOTS / "matrix.png"), full_page=True)

@@ -11,7 +11,7 @@ import pytest
 from pyspark.sql import Row
 from pyspark.testing import assertDataFrameEqual
 
-from reports import allure_report, landing, pipeline, synthetic
+from reports import allure_report, landing, pipeline, site, synthetic
 from reports.build import build
 
 # Spark starts a JVM and compiles its first queries: on a loaded 2-core machine that alone
@@ -198,9 +198,27 @@ def test_build_writes_tables_and_the_matrix_page_from_synthetic_runs(spark, tmp_
         assert list((tmp_path / "site" / "data" / table).glob("*.parquet")), table
     page = (tmp_path / "site" / "index.html").read_text()
     assert all(f"data-rule='{r}'" in page for r in ("ACK-01", "RQ-01", "PC-01", "FT-01"))
+    assert "<svg id=chart-outcomes-per-broker" in page and "<svg id=chart-pass-rate" in page
+    assert page.count("class=point") == totals["runs"]  # one pass-rate point per stored run
+    table = (tmp_path / "site" / "matrix.md").read_text().splitlines()
+    assert table[0] == "| rule | LavinMQ 2.3.0 | RabbitMQ 3.10.8 | RabbitMQ 4.1.0 | garagemq 0.1 |"
+    assert len(table) == 2 + len({row["rule"] for row in summary["matrix"]})
     for row in summary["safety"]:  # the generator's checks report exactly what it injected
         assert (row["lost"], row["duplicated"], row["unflagged_redeliveries"], row["unexpected"]) == (
             row["lost_seen"], row["duplicated_seen"], row["unflagged_seen"], row["unexpected_seen"]), row
     assert any(row["lost"] for row in summary["safety"])
     assert {row["broker_key"] for row in summary["latency"]} == {"RabbitMQ 3.10.8", "RabbitMQ 4.1.0",
                                                                   "garagemq 0.1", "LavinMQ 2.3.0"}
+
+
+def test_the_markdown_matrix_lists_each_outcome_of_the_latest_run():
+    matrix = [
+        {"broker_key": "garagemq 0.1", "rule": "CON-02", "latest_outcome": "unsupported",
+         "latest_outcomes": ["pass", "unsupported"], "latest_changed": False},
+        {"broker_key": "garagemq 0.1", "rule": "ACK-10", "latest_outcome": "fail", "latest_outcomes": ["fail"],
+         "latest_changed": True},
+        {"broker_key": "RabbitMQ 3.10.8", "rule": "ACK-10", "latest_outcome": "pass", "latest_outcomes": ["pass"] * 5},
+    ]
+    assert site.markdown(matrix).splitlines() == [
+        "| rule | RabbitMQ 3.10.8 | garagemq 0.1 |", "|---|---|---|",
+        "| ACK-10 | pass | fail * |", "| CON-02 | – | pass 1, unsupported 1 |"]

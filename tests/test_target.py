@@ -2,7 +2,7 @@
 
 import pytest
 
-from fixtures.target import BadTargetError, BrokerTarget, mask_url
+from fixtures.target import BadTargetError, BrokerTarget, mask_secrets, mask_url
 
 
 @pytest.mark.parametrize("url, expected", [
@@ -49,3 +49,24 @@ def test_mask_url(text, masked):
 def test_through_another_address_keeps_credentials_and_vhost():
     t = BrokerTarget.from_url("amqp://u:p@h:1/v").with_address("127.0.0.1", 2)
     assert (t.host, t.port, t.vhost, t.username, t.password) == ("127.0.0.1", 2, "v", "u", "p")
+
+
+@pytest.mark.parametrize("text, masked", [
+    # a broker log line: a URL earlier, a node name "…@localhost" later; only the URL's password goes
+    ("target amqp://conformance:Zx9@127.0.0.1:5672/v\n2026-11-22 23:41:07.512 [info] <0.9.0> node "
+     "amqpc-81-3fa2@localhost up",
+     "target amqp://conformance:***@127.0.0.1:5672/v\n2026-11-22 23:41:07.512 [info] <0.9.0> node "
+     "amqpc-81-3fa2@localhost up"),
+    ("2026-11-22 23:41:07 rabbit@localhost: http://host:15672/api/x@y", "2026-11-22 23:41:07 rabbit@localhost: "
+     "http://host:15672/api/x@y"),
+    ("two: amqp://a:p1@h1/ and amqps://b:p@2@h2:5671", "two: amqp://a:***@h1/ and amqps://b:***@h2:5671"),
+])
+def test_mask_url_touches_only_the_password_of_each_url(text, masked):
+    assert mask_url(text) == masked
+
+
+def test_secrets_are_masked_and_nothing_else():
+    log = "2026-11-22 23:41:07 user 'guest' authenticated; password s3cr3t-Zq; amqpc-1@localhost"
+    assert mask_secrets(log, ["s3cr3t-Zq"], keep=("guest",)) == log.replace("s3cr3t-Zq", "***")
+    # a password equal to the user name (guest/guest) would rewrite every mention of the user
+    assert mask_secrets(log, ["guest"], keep=("guest",)) == log

@@ -243,6 +243,20 @@ def pytest_runtest_call(item: pytest.Item):
                                  "connection.open-ok", str(failed)) from None
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """An FLT-05 copy's profile is one of its parameters in Allure: without it the four
+    copies and their base case would share one history key (shown as one test, retried)."""
+    marker = item.get_closest_marker(PROFILE_MARKER)
+    if marker is None:
+        return
+    try:
+        import allure
+
+        allure.dynamic.parameter("fault profile", marker.args[0])
+    except Exception:  # noqa: BLE001 - reporting must never change a verdict
+        pass
+
+
 def _empty_callspec(suffix: str):
     from _pytest.python import CallSpec  # the type of item.callspec; no public constructor
 
