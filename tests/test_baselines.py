@@ -79,6 +79,7 @@ def deviations(junit_text: str) -> dict[str, str]:
 
 
 @pytest.mark.integration
+@pytest.mark.timeout(300)  # three suite runs of a broker node each; the default 60 s is for unit tests
 def test_garagemq_matches_its_baseline_and_a_changed_expectation_turns_the_run_red(tmp_path):
     matching = run_suite(tmp_path / "a", "--broker", "garagemq", "-k", "rd_02 or pc_02")
     assert matching.returncode == 0, matching.output[-3000:]
