@@ -18,7 +18,7 @@ from fixtures.history import expect_none
 from fixtures.rules import QUORUM_QUEUES
 
 RULE = rule("CLU-03", "A partition loses no confirmed message and the minority side confirms nothing",
-            strength=MUST, guide=QUORUM_QUEUES, section="what-is-a-quorum")
+            strength=MUST, guide=QUORUM_QUEUES, section="data-safety")
 
 pytestmark = [pytest.mark.fault, pytest.mark.timeout(180)]
 BATCH = 5

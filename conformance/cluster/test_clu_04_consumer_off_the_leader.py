@@ -12,7 +12,7 @@ from fixtures.history import expect_none
 from fixtures.rules import QUORUM_QUEUES
 
 RULE = rule("CLU-04", "Acks and requeue on connection loss hold for a consumer on a non-leader node",
-            strength=MUST, guide=QUORUM_QUEUES, section="consumer-acks-on-non-leader-node")
+            strength=MUST, guide=QUORUM_QUEUES, section="behaviour")
 
 pytestmark = [pytest.mark.fault, pytest.mark.timeout(180)]
 MESSAGES, ACKED = 6, 3
