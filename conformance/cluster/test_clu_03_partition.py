@@ -1,0 +1,78 @@
+"""CLU-03: the node leading a quorum queue is cut from the other two: its distribution
+links through Toxiproxy disabled (both sides see nodedown at once), or silent (the
+connections stay up and carry nothing, as a pulled cable: only the failure detectors
+and net_ticktime notice). The isolated side confirms nothing published to it;
+the majority elects a leader and confirms; after the links heal (and the isolated node
+is restarted, the documented repair under `ignore` partition handling) every confirmed
+message is delivered at least once, and every repeated delivery is flagged redelivered."""
+
+import asyncio
+
+import pytest
+
+from amqp_faults import silent_peer
+from amqp_faults.workloads import confirms, drain_queue, message_ids, publish
+from fixtures import MUST, check, observe, rule, timeouts
+from fixtures.cluster import ELECTION_WINDOW_S, confirmed_while, consume_until
+from fixtures.history import expect_none
+from fixtures.rules import QUORUM_QUEUES
+
+RULE = rule("CLU-03", "A partition loses no confirmed message and the minority side confirms nothing",
+            strength=MUST, guide=QUORUM_QUEUES, section="data-safety")
+
+pytestmark = [pytest.mark.fault, pytest.mark.timeout(180)]
+BATCH = 5
+MINORITY_WINDOW_S = 5.0  # how long the isolated node is watched for a confirm
+# A silent cut is noticed by nodedown after net_ticktime (7.5-12.5 s at 10 s), Ra's
+# failure detector earlier: bounded at 30 s, with the election.
+CUTS = {"clean": (None, ELECTION_WINDOW_S), "silent": (silent_peer(), 30.0)}
+
+
+async def fresh_publisher(cluster, node):
+    channel = await (await cluster.connection(node)).channel()
+    await channel.confirm_select()
+    return channel
+
+
+@pytest.mark.parametrize("cut", CUTS.values(), ids=CUTS.keys())
+async def test_partition_loses_no_confirmed_message(cluster, history, cut, request):
+    history.fault_name, history.queue_type = f"partition ({request.node.callspec.id}): leader's node isolated", "quorum"
+    fault, window = cut
+    queue = await cluster.quorum_queue(via=0)
+    consumers = []
+    for node in (1, 2):
+        channel = await (await cluster.connection(node)).channel()
+        await channel.qos(10)
+        await channel.consume(queue)
+        consumers.append(channel)
+    for node in (0, 1):
+        publish(await fresh_publisher(cluster, node), queue, message_ids(f"clu03-before-n{node + 1}", BATCH))
+    minority = await fresh_publisher(cluster, 0)
+
+    cut_after = await cluster.isolate(0, fault, within=window)
+    observe("peers saw the isolated node go after", f"{cut_after} s")
+    took, leader = await cluster.wait_leader(queue, asking=1, not_on=0, within=window)
+    observe("majority elected a leader after", f"{took} s on {leader}" if took is not None else "none")
+    check(took is not None, "the majority elects a leader (the partition happened)",
+          expected=f"within {window:.0f} s", actual="the isolated node still leads")
+    minority_ids, majority_ids = message_ids("clu03-minority", BATCH), message_ids("clu03-majority", BATCH)
+    majority = await fresh_publisher(cluster, 1)
+    publish(minority, queue, minority_ids)
+    publish(majority, queue, majority_ids)
+    covered, _ = await asyncio.gather(confirms(majority, set(range(1, BATCH + 1)), within=ELECTION_WINDOW_S),
+                                      confirms(minority, set(range(1, BATCH + 1)), within=MINORITY_WINDOW_S))
+    observe("majority publishes confirmed during the cut", f"{len(covered)} of {BATCH}")
+    await consume_until(consumers, history.confirmed_ids(), within=timeouts.REPLY)
+    await cluster.heal()
+    await cluster.restart(0)
+    await consume_until(consumers, history.confirmed_ids(), within=timeouts.REPLY * 3)
+    for channel in consumers:
+        await channel.close()
+    await drain_queue(cluster.nodes[1], history, queue, expect=history.confirmed_ids(), within=timeouts.REPLY * 5)
+
+    verdict = history.check()
+    wrongly = confirmed_while(history.events, set(minority_ids), "partition")
+    check(not wrongly, "the isolated node confirms nothing published to it during the cut",
+          expected="no basic.ack for them", actual=wrongly)
+    expect_none(verdict, "lost", "every confirmed message is delivered after the heal")
+    expect_none(verdict, "unflagged_redeliveries", "a message delivered again carries redelivered=true")

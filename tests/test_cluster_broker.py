@@ -1,0 +1,52 @@
+"""The cluster brokers (fixtures/cluster.py) start three clustered nodes whose links run
+through Toxiproxy, cut and heal one pair exactly, and leave nothing behind. About 35 s
+for rabbitmq-cluster; the 4.0/4.3 variants are opt-in like the other provisioned
+brokers (AMQP_TEST_PROVISIONED=1, roots built by ci/brokers)."""
+
+import os
+import time
+
+import pytest
+
+from fixtures.cluster import RabbitMQCluster, RabbitMQ40Cluster, RabbitMQ43Cluster
+from fixtures.provisioned_brokers import ROOTS
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
+HEAL_WINDOW_S = 15.0  # rabbit_node_monitor pings down nodes every second
+
+
+def seen_within(cluster, index, wanted, within):
+    deadline = time.monotonic() + within
+    while (seen := cluster.peers_seen(index)) != wanted and time.monotonic() < deadline:
+        time.sleep(0.5)
+    return seen
+
+
+@pytest.mark.parametrize("kind", [
+    RabbitMQCluster,
+    pytest.param(RabbitMQ40Cluster, marks=pytest.mark.provisioned),
+    pytest.param(RabbitMQ43Cluster, marks=pytest.mark.provisioned),
+], ids=lambda k: k.name)
+def test_three_nodes_form_cut_one_pair_heal_and_stop(kind):
+    if kind is not RabbitMQCluster:
+        if os.environ.get("AMQP_TEST_PROVISIONED") != "1":
+            pytest.skip("opt-in: AMQP_TEST_PROVISIONED=1 ci/test -m provisioned")
+        if not (ROOTS / kind.node_class.suite / "usr/lib/rabbitmq/bin/rabbitmq-server").exists():
+            pytest.skip("root not built on this machine: run ci/brokers first")
+    cluster = kind()
+    try:
+        cluster.start()
+        n1, n2, n3 = cluster.node_names
+        assert cluster.peers_seen(0) == [n2, n3]
+        assert len(cluster.links) == 6 and all(p.port for p in cluster.links.values())
+
+        cluster.cut(0, 1)
+        assert seen_within(cluster, 0, [n3], HEAL_WINDOW_S) == [n3]
+        assert cluster.peers_seen(2) == [n1, n2]  # only the cut pair is apart
+        cluster.heal(0, 1)
+        assert seen_within(cluster, 0, [n2, n3], HEAL_WINDOW_S) == [n2, n3]
+    finally:
+        processes = [n.process for n in cluster.nodes] + list(cluster._epmds)
+        cluster.cleanup()
+    assert all(p is None or p.poll() is not None for p in processes)
+    assert not cluster.workdir.exists() and not any(n.workdir.exists() for n in cluster.nodes)
