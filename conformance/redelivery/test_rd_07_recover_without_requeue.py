@@ -3,7 +3,6 @@ to the same consumer. The spec lets a broker refuse it; RabbitMQ closes the conn
 with 540 NOT_IMPLEMENTED. Recorded: the reply (scope, code, text), or what was
 redelivered after recover-ok."""
 
-from pamqp.commands import Basic
 
 from fixtures import CONFIRMS, INFO, Closed, Delivery, NoReply, observe, rule, timeouts
 
@@ -17,7 +16,7 @@ async def test_recover_without_requeue_answer_is_recorded(broker):
         await channel.consume(queue)
         await channel.expect_delivery()
         try:
-            await channel.call(Basic.Recover(requeue=False), Basic.RecoverOk)
+            await channel.recover(requeue=False)
         except Closed as closed:
             observe("outcome seen", f"refused: {closed.reply}")
             return
