@@ -20,45 +20,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import struct
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 from pamqp import commands as spec
 from pamqp import frame as pamqp_frame
-from pamqp.body import ContentBody
-from pamqp.header import ContentHeader
 
+from fixtures.frames import FRAME_HEADER, Assembler, Command
 from fixtures.managed_brokers import free_port
 
-FRAME_HEADER = struct.Struct(">BHI")
 PROTOCOL_HEADER_SIZE = 8
-CONTENT_METHODS = (spec.Basic.Publish, spec.Basic.Deliver, spec.Basic.GetOk, spec.Basic.Return)
 TO_CLIENT, TO_BROKER = "to client", "to broker"
-
-
-@dataclass
-class Command:
-    """One method frame (or heartbeat) with its content frames, as it arrived."""
-
-    channel: int
-    method: Any
-    header: ContentHeader | None = None
-    bodies: list[ContentBody] = field(default_factory=list)
-    raw: bytes = b""
-    split: bool = False  # its frames arrived over more than one TCP read
-
-    @property
-    def body(self) -> bytes:
-        return b"".join(b.value for b in self.bodies)
-
-    def encode(self) -> bytes:
-        parts = [pamqp_frame.marshal(self.method, self.channel)]
-        if self.header is not None:
-            parts.append(pamqp_frame.marshal(self.header, self.channel))
-            parts.extend(pamqp_frame.marshal(b, self.channel) for b in self.bodies)
-        return b"".join(parts)
 
 
 def command(channel: int, method: Any) -> Command:
@@ -252,7 +225,7 @@ class Link:
                 buffer += chunk
             self._writers[TO_BROKER].write(bytes(buffer[:PROTOCOL_HEADER_SIZE]))
             del buffer[:PROTOCOL_HEADER_SIZE]
-        partial: dict[int, Command] = {}  # channel -> content-bearing command still collecting frames
+        assembler = Assembler()  # a content-bearing command travels whole
         while True:
             split = False  # this frame's bytes came in more than one read
             while True:
@@ -270,24 +243,9 @@ class Link:
             raw = bytes(buffer[:FRAME_HEADER.size + size + 1])
             del buffer[:len(raw)]
             _, channel, frame = pamqp_frame.unmarshal(raw)
-            if isinstance(frame, ContentHeader) and channel in partial:
-                cmd = partial[channel]
-                cmd.header, cmd.raw, cmd.split = frame, cmd.raw + raw, cmd.split or split
-                if frame.body_size:
-                    continue
-                del partial[channel]
-            elif isinstance(frame, ContentBody) and channel in partial:
-                cmd = partial[channel]
-                cmd.bodies.append(frame)
-                cmd.raw, cmd.split = cmd.raw + raw, cmd.split or split
-                if sum(len(b.value) for b in cmd.bodies) < cmd.header.body_size:
-                    continue
-                del partial[channel]
-            else:
-                cmd = Command(channel, frame, raw=raw, split=split)
-                if isinstance(frame, CONTENT_METHODS):
-                    partial[channel] = cmd
-                    continue
+            cmd = assembler.feed(channel, frame, raw, split)
+            if cmd is None:
+                continue
             await self.handle(direction, cmd)
 
     async def handle(self, direction: str, cmd: Command) -> None:

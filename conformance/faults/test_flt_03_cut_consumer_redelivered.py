@@ -5,8 +5,8 @@ Judged on the whole message history, with partial acks before the cut."""
 
 import pytest
 
-from amqp_faults.workloads import CONSUMER_CUTS, cut_consumer, message_ids
-from fixtures import CONFIRMS, MUST, check, rule
+from amqp_faults.workloads import CONSUMER_CUTS, cut_consumer
+from fixtures import CONFIRMS, MUST, check, message_ids, rule
 from fixtures.history import expect_none
 
 RULE = rule("FLT-03", "A consumer cut by a fault gets its unacked deliveries redelivered, flagged",

@@ -11,8 +11,8 @@ import pytest
 
 from amqp_faults import slicer
 from amqp_faults.profiles import PROFILES, RULE_FLT_05
-from amqp_faults.workloads import confirms, message_ids, publish, receive
-from fixtures import check, observe, timeouts
+from amqp_faults.workloads import receive
+from fixtures import ConfirmLedger, check, message_ids, observe, timeouts
 from fixtures.history import expect_none
 from fixtures.verdicts import violation
 from fixtures.wire import ConnectFailed
@@ -48,8 +48,9 @@ async def test_a_confirmed_workload_keeps_its_history_through_the_profile(broker
     observe("round trip through the profile", f"{(time.monotonic() - started) * 1000:.0f} ms")
     await publisher.confirm_select()
     ids = message_ids("flt05", MESSAGES)
-    publish(publisher, queue, ids)
-    await confirms(publisher, set(range(1, MESSAGES + 1)), within=timeouts.REPLY)
+    ledger = ConfirmLedger()
+    ledger.send_ids(publisher, queue, ids)
+    await ledger.wait(publisher, within=timeouts.REPLY, until_cut=True)
     consumer = await open_channel(faults)
     await consumer.consume(queue, no_ack=True)
     deliveries = await receive(consumer, MESSAGES)

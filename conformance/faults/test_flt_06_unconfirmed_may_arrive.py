@@ -6,8 +6,8 @@ outstanding when the proxy goes down."""
 import pytest
 
 from amqp_faults import down, latency
-from amqp_faults.workloads import drain, message_ids, publish
-from fixtures import CONFIRMS, INFO, observe, rule, timeouts
+from amqp_faults.workloads import drain
+from fixtures import CONFIRMS, INFO, ConfirmLedger, message_ids, observe, rule, timeouts
 from fixtures.wire import Confirm
 
 RULE = rule("FLT-06", "Unconfirmed messages of a cut publisher may or may not arrive: counted",
@@ -24,7 +24,7 @@ async def test_unconfirmed_messages_of_a_cut_publisher_are_counted(broker, fault
     publisher = await faults.connection()
     channel = await publisher.channel()
     await channel.confirm_select()
-    publish(channel, queue, message_ids("flt06", MESSAGES))
+    ConfirmLedger().send_ids(channel, queue, message_ids("flt06", MESSAGES))
     await channel.expect(Confirm, timeout=timeouts.REPLY)  # the first confirms are through: cut now
     await faults.apply(down())
     await drain(faults, queue, expect=history.confirmed_ids(), within=timeouts.REPLY)

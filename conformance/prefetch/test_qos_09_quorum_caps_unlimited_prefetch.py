@@ -20,7 +20,7 @@ async def test_unlimited_prefetch_on_a_quorum_queue_is_capped(broker, queue_type
         await publisher.confirm_select()
         ledger = ConfirmLedger()
         for n in range(READY):
-            ledger.publish(publisher.publish(b"m%d" % n, routing_key=queue))
+            ledger.send(publisher, b"m%d" % n, routing_key=queue)
         await ledger.collect(publisher)
     ready = len(ledger.published) - len(ledger.outstanding)
     observe("messages confirmed into the queue", ready)

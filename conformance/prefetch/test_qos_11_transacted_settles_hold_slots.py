@@ -3,7 +3,6 @@ slot only at tx.commit; until then no further delivery comes, and a tx.rollback 
 slots held (the tags are outstanding again and can be settled anew)."""
 
 import pytest
-from pamqp.commands import Tx
 
 from fixtures import (CONFIRMS, MUST, QUEUE_TYPES, SETTLE_METHODS, expect_released, fill_prefetch, rule,
                       settle)
@@ -27,7 +26,7 @@ async def test_a_settle_frees_its_slot_only_at_commit(broker, method):
     channel, held = await transacted_consumer(broker, "classic")
     settle(channel, method, held[0].delivery_tag, requeue=False)
     await expect_released(channel, 0, f"a basic.{method} inside an open transaction frees no slot")
-    await channel.call(Tx.Commit(), Tx.CommitOk)
+    await channel.tx_commit()
     await expect_released(channel, 1, f"tx.commit frees the slot of the basic.{method}: exactly one more delivery")
 
 
@@ -37,10 +36,10 @@ async def test_a_rollback_keeps_the_slots_held(broker, queue_type):
     channel, held = await transacted_consumer(broker, queue_type)
     for delivery in held:
         channel.ack(delivery.delivery_tag)
-    await channel.call(Tx.Rollback(), Tx.RollbackOk)
+    await channel.tx_rollback()
     await expect_released(channel, 0, "acks that were rolled back free no slot")
     for delivery in held:
         channel.ack(delivery.delivery_tag)  # outstanding again after the rollback: no error
-    await channel.call(Tx.Commit(), Tx.CommitOk)
+    await channel.tx_commit()
     await expect_released(channel, PREFETCH, "the rolled-back tags can be acked again, and the commit frees "
                                              "their slots")

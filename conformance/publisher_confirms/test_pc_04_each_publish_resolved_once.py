@@ -19,7 +19,7 @@ async def test_routable_unroutable_and_refused_publishes_are_each_resolved_once(
         await channel.confirm_select()
         for n in range(MESSAGES):
             exchange, routing_key = destinations[n % len(destinations)]
-            ledger.publish(channel.publish(b"%d" % n, exchange=exchange, routing_key=routing_key))
+            ledger.send(channel, b"%d" % n, exchange=exchange, routing_key=routing_key)
         await ledger.collect(channel, linger=timeouts.NEGATIVE_WINDOW)
 
     observe("nacked", sum(1 for kinds in ledger.resolution.values() if kinds[0].startswith("nack")))

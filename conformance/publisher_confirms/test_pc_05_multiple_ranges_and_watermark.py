@@ -18,7 +18,7 @@ async def test_multiple_confirms_never_reach_below_the_watermark(broker):
         # Persistent messages to a durable queue: brokers batch their confirms behind
         # disk writes, which is what produces multiple=true acks.
         for n in range(MESSAGES):
-            ledger.publish(channel.publish(b"%d" % n, routing_key=queue, persistent=True))
+            ledger.send(channel, b"%d" % n, routing_key=queue, persistent=True)
         await ledger.collect(channel, within=timeouts.REPLY * 3, linger=timeouts.NEGATIVE_WINDOW)
 
     multiples = [c for c in ledger.confirms if c.multiple]

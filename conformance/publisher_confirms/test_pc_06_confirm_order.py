@@ -18,9 +18,8 @@ async def test_confirm_order_is_recorded_and_same_queue_order_holds(broker):
     async with broker.channel() as channel:
         await channel.confirm_select()
         for n in range(PAIRS):
-            routed.append(channel.publish(b"%d" % n, routing_key=durable_queue, persistent=True))
-            ledger.publish(routed[-1])
-            ledger.publish(channel.publish(b"%d" % n, exchange="amq.direct", routing_key=broker.name("nowhere")))
+            routed.append(ledger.send(channel, b"%d" % n, routing_key=durable_queue, persistent=True))
+            ledger.send(channel, b"%d" % n, exchange="amq.direct", routing_key=broker.name("nowhere"))
         await ledger.collect(channel)
 
     observe("resolution order", " ".join(map(str, ledger.resolved_order)))

@@ -16,8 +16,8 @@ async def test_return_arrives_before_the_ack(broker):
     async with broker.channel() as channel:
         await channel.confirm_select()
         for n in range(MESSAGES):
-            ledger.publish(channel.publish(b"%d" % n, exchange="amq.direct", mandatory=True,
-                                           routing_key=broker.name("unbound-key")))
+            ledger.send(channel, b"%d" % n, exchange="amq.direct", mandatory=True,
+                        routing_key=broker.name("unbound-key"))
         await ledger.collect(channel)
         await channel.barrier()  # any return still to come arrives before this reply
     arrivals = [e for e in channel.arrivals if isinstance(e, (Returned, Confirm))]

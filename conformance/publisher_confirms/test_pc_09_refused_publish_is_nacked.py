@@ -21,7 +21,7 @@ async def test_publishes_past_a_reject_publish_limit_are_nacked(broker, queue_ty
         # One at a time: a quorum queue tells the channel it is full asynchronously,
         # so a burst could all be taken before the word arrives.
         for n in range(PUBLISHES):
-            ledger.publish(channel.publish(b"%d" % n, routing_key=queue))
+            ledger.send(channel, b"%d" % n, routing_key=queue)
             await ledger.collect(channel)
     check(not ledger.outstanding, "every publish is confirmed one way or the other",
           expected=f"1-{PUBLISHES} resolved", actual=ledger.history())

@@ -25,7 +25,7 @@ async def test_confirmed_messages_survive_kill_9(crashable_broker, queue_type):
         await channel.confirm_select()
         bodies = {seq: b"%d" % seq for seq in range(1, MESSAGES + 1)}
         for body in bodies.values():
-            ledger.publish(channel.publish(body, routing_key=queue.name, persistent=True))
+            ledger.send(channel, body, routing_key=queue.name, persistent=True)
         await ledger.collect(channel, within=timeouts.REPLY * 3)
         confirmed = {bodies[seq] for seq, kinds in ledger.resolution.items() if kinds[0].startswith("ack")}
         await queue.crash_and_restart()

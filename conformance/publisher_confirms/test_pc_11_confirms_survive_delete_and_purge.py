@@ -24,7 +24,7 @@ async def test_publishes_are_confirmed_though_the_queue_goes(broker, queue_type,
     async with broker.channel() as channel:
         await channel.confirm_select()
         for n in range(MESSAGES):
-            ledger.publish(channel.publish(b"%d" % n, routing_key=queue, persistent=True))
+            ledger.send(channel, b"%d" % n, routing_key=queue, persistent=True)
         await channel.call(*DISPOSE[dispose](queue))
         await ledger.collect(channel)
     check(not ledger.outstanding, f"every publish is confirmed although the queue was {dispose}d right after",

@@ -27,8 +27,7 @@ async def test_confirm_latency_percentiles_are_recorded(broker, queue_type):
         while ledger.outstanding or (len(ledger.published) < MESSAGES and time.monotonic() - started < BUDGET_S):
             while (len(ledger.published) < MESSAGES and len(ledger.outstanding) < IN_FLIGHT
                    and time.monotonic() - started < BUDGET_S):
-                seq = channel.publish(b"x" * 256, routing_key=queue, persistent=True)
-                ledger.publish(seq)
+                seq = ledger.send(channel, b"x" * 256, routing_key=queue, persistent=True)
                 published_at[seq] = time.monotonic()
             resolved_before = len(ledger.resolved_order)
             ledger.record(await channel.expect(Confirm, waiting_for="the next confirm under load"))

@@ -18,7 +18,7 @@ async def publish_one_at_a_time(broker, exchange):
     async with broker.channel() as channel:
         await channel.confirm_select()
         for n in range(PUBLISHES):  # each confirmed before the next: one confirm per number is visible
-            ledger.publish(channel.publish(b"%d" % n, exchange=exchange))
+            ledger.send(channel, b"%d" % n, exchange=exchange)
             await ledger.collect(channel)
     check(not ledger.outstanding and not ledger.problems, "each publish is confirmed exactly once",
           expected=f"1-{PUBLISHES} resolved once each", actual=ledger.problems or ledger.history())

@@ -20,7 +20,7 @@ async def test_publishes_a_healthy_queue_takes_are_all_acked(broker, queue_type,
     async with broker.channel() as channel:
         await channel.confirm_select()
         for n in range(MESSAGES):
-            ledger.publish(channel.publish(b"%d" % n, routing_key=queue, persistent=persistent))
+            ledger.send(channel, b"%d" % n, routing_key=queue, persistent=persistent)
         await ledger.collect(channel, within=timeouts.REPLY * 3)
     nacked = [seq for seq, kinds in ledger.resolution.items() if not kinds[0].startswith("ack")]
     check(not nacked and not ledger.outstanding, "every publish the healthy queue took is acked",

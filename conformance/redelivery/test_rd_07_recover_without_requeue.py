@@ -3,9 +3,7 @@ to the same consumer. The spec lets a broker refuse it; RabbitMQ closes the conn
 with 540 NOT_IMPLEMENTED. Recorded: the reply (scope, code, text), or what was
 redelivered after recover-ok."""
 
-from pamqp.commands import Basic
-
-from fixtures import CONFIRMS, INFO, Closed, Delivery, NoReply, observe, rule, timeouts
+from fixtures import CONFIRMS, INFO, Delivery, observe, observe_answer, rule, timeouts
 
 RULE = rule("RD-07", "basic.recover(requeue=false): the broker's answer is recorded",
             strength=INFO, guide=CONFIRMS, section="automatic-requeueing")
@@ -16,15 +14,9 @@ async def test_recover_without_requeue_answer_is_recorded(broker):
     async with broker.channel() as channel:
         await channel.consume(queue)
         await channel.expect_delivery()
-        try:
-            await channel.call(Basic.Recover(requeue=False), Basic.RecoverOk)
-        except Closed as closed:
-            observe("outcome seen", f"refused: {closed.reply}")
-            return
-        except NoReply:
-            observe("outcome seen", f"no reply within {timeouts.REPLY:.1f} s")
+        answer = await observe_answer("outcome seen", channel.recover(requeue=False), lambda _: "recover-ok")
+        if not answer.answered:
             return
         again = await channel.watch(Delivery, within=timeouts.NEGATIVE_WINDOW)
-    observe("outcome seen", "recover-ok")
     observe("redelivered after recover-ok",
             f"{again.body!r}, redelivered={again.redelivered}" if isinstance(again, Delivery) else "nothing")

@@ -7,7 +7,6 @@ none), so the messages are judged where they go: back in the queue. A broker wit
 basic.recover is unsupported (the probe's reply is the evidence)."""
 
 import pytest
-from pamqp.commands import Basic
 
 from fixtures import CONFIRMS, MUST, QUEUE_TYPES, expect_returned, recover, rule
 
@@ -22,7 +21,7 @@ async def held_by_a_cancelled_consumer(channel, queue):
     consumer_tag = await channel.consume(queue)
     for _ in BODIES:
         await channel.expect_delivery()
-    await channel.call(Basic.Cancel(consumer_tag=consumer_tag), Basic.CancelOk)
+    await channel.cancel(consumer_tag)
 
 
 async def held_by_basic_get(channel, queue):

@@ -3,7 +3,6 @@ undoes it, and so does closing the channel before a commit: the message is then
 unacknowledged again, and requeued."""
 
 import pytest
-from pamqp.commands import Basic, Tx
 
 from fixtures import CONFIRMS, MUST, check, rule
 
@@ -12,12 +11,12 @@ RULE = rule("TX-05", "Acks in a transaction take effect at commit and are undone
 
 
 async def commit(broker, channel, queue):
-    await channel.call(Tx.Commit(), Tx.CommitOk)
+    await channel.tx_commit()
     return await unacked_requeued(channel, queue)
 
 
 async def rollback(broker, channel, queue):
-    await channel.call(Tx.Rollback(), Tx.RollbackOk)
+    await channel.tx_rollback()
     return await unacked_requeued(channel, queue)
 
 
@@ -29,7 +28,7 @@ async def close(broker, channel, queue):
 async def unacked_requeued(channel, queue):
     # basic.recover requeues whatever is still unacked on the channel; a get on the same
     # channel, handled after it, shows whether the ack had taken effect.
-    await channel.call(Basic.Recover(requeue=True), Basic.RecoverOk)
+    await channel.recover(requeue=True)
     return [d for d in [await channel.get(queue, no_ack=True)] if d is not None]
 
 

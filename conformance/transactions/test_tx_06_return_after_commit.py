@@ -3,7 +3,6 @@ returned at tx.commit, not when it is published (RabbitMQ's behaviour; other bro
 may differ, so a difference is non-strict). A broker that closes the connection for
 the unroutable publish instead (Qpid Broker-J's close-when-no-route) breaks the rule too."""
 
-from pamqp.commands import Tx
 
 from fixtures import CONFIRMS, SHOULD, Closed, Returned, check, rule, timeouts, violation
 
@@ -21,7 +20,7 @@ async def test_unroutable_mandatory_publish_is_returned_at_commit(broker):
             check(not returned_early, "no basic.return before tx.commit",
                   expected="nothing yet", actual=[f"{r.reply_code} {r.reply_text}" for r in returned_early])
 
-            await channel.call(Tx.Commit(), Tx.CommitOk)
+            await channel.tx_commit()
         except Closed as closed:
             raise violation("the unroutable mandatory publish is returned at tx.commit, the channel kept",
                             "basic.return 312 NO_ROUTE after tx.commit-ok", f"{closed.reply} before the commit") from None

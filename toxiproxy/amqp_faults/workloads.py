@@ -1,5 +1,6 @@
-"""The steps fault tests are made of: publish messages with ids and confirms, consume,
-ack, and drain a queue completely on a direct connection. Every wait is bounded; a
+"""The steps fault tests are made of: publish messages with ids and confirms (on
+fixtures.confirms.ConfirmLedger, the suite's one publisher), consume, ack, and drain a
+queue completely on a direct connection. Every wait is bounded; a
 connection the fault has cut ends a step early instead of failing it (the history
 checker judges what happened, not the step)."""
 
@@ -11,45 +12,35 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pamqp import commands as spec
-from pamqp import frame as pamqp_frame
-from pamqp.body import ContentBody
-from pamqp.header import ContentHeader
 
 from fixtures import timeouts
-from fixtures.verdicts import non_strict, observe
 from fixtures.broker import Broker
+from fixtures.confirms import CUT, ConfirmLedger, message_ids
+from fixtures.frames import Command, content
 from fixtures.history import History
-from fixtures.wire import Closed, Confirm, ConnectionLost, Delivery, NoReply, WireChannel
+from fixtures.verdicts import non_strict, observe
+from fixtures.wire import Confirm, Delivery, NoReply, WireChannel
 
 from .faults import Fault, FaultInjector, down, limit_data, reset_peer, silent_peer
 
-CUT = (ConnectionLost, Closed, ConnectionError, OSError)
+# How long the confirms of the messages a fault test starts from may take. Not a verdict
+# bound: garagemq persists and confirms about one message per 200 ms on a loaded host
+# (20 confirms in 4 s), and a shorter bound made FLT-01/FLT-03 fail their precondition in
+# one run and pass in the next.
+SETTLE_REPLIES = 5  # times timeouts.REPLY (read when used: --reply-timeout sets it)
 
 
-def message_ids(prefix: str, count: int, start: int = 0) -> list[str]:
-    return [f"{prefix}-{n:04d}" for n in range(start, start + count)]
-
-
-def publish(channel: WireChannel, queue: str, ids: list[str], *, body_size: int = 64,
-            persistent: bool = True) -> list[str]:
-    """Publish one message per id (its message_id property); returns the ids sent before
-    the connection was found cut."""
-    sent = []
-    for message_id in ids:
-        body = message_id.encode().ljust(body_size, b".")
-        properties = spec.Basic.Properties(message_id=message_id, delivery_mode=2 if persistent else 1)
-        try:
-            channel.publish(body, routing_key=queue, properties=properties)
-        except CUT:
-            break
-        sent.append(message_id)
-    return sent
+def publish(channel: WireChannel, queue: str, ids: list[str], **kw) -> list[str]:
+    """Publish one message per id on a channel whose confirms a history records (the CLU
+    rules): ConfirmLedger.send_ids without a ledger of the caller's own."""
+    return ConfirmLedger().send_ids(channel, queue, ids, **kw)
 
 
 async def confirms(channel: WireChannel, wanted: set[int], *, within: float,
                    covered: set[int] | None = None) -> set[int]:
     """Take confirms until every sequence number in `wanted` is covered, `within` passes
-    or the connection is cut; returns the numbers covered (the history has the details)."""
+    or the connection is cut; returns the numbers covered (the history has the details).
+    The CLU rules judge on the history, so only coverage matters here."""
     covered = set() if covered is None else covered
     deadline = time.monotonic() + within
     while not wanted <= covered:
@@ -64,21 +55,15 @@ async def confirms(channel: WireChannel, wanted: set[int], *, within: float,
     return covered
 
 
-# How long the confirms of the messages a fault test starts from may take. Not a verdict
-# bound: garagemq persists and confirms about one message per 200 ms on a loaded host
-# (20 confirms in 4 s), and a shorter bound made FLT-01/FLT-03 fail their precondition in
-# one run and pass in the next.
-SETTLE_REPLIES = 5  # times timeouts.REPLY (read when used: --reply-timeout sets it)
-
-
 async def publish_confirmed(faults: FaultInjector, queue: str, ids: list[str], **kw) -> None:
     """Publish on a direct confirm channel and wait for every confirm: the messages a
     consumer-side fault test starts from."""
     connection = await faults.direct()
     channel = await connection.channel()
     await channel.confirm_select()
-    publish(channel, queue, ids, **kw)
-    await confirms(channel, set(range(1, len(ids) + 1)), within=timeouts.REPLY * SETTLE_REPLIES)
+    ledger = ConfirmLedger()
+    ledger.send_ids(channel, queue, ids, **kw)
+    await ledger.wait(channel, within=timeouts.REPLY * SETTLE_REPLIES, until_cut=True)
     await connection.close()
 
 
@@ -157,16 +142,13 @@ CUT_BODY = 4000  # big enough that a computed cut point lands well inside a body
 def delivery_cut_bytes(queue: str, consumer_tag: str, ids: list[str], whole: int) -> int:
     """Bytes from consume-ok up to the middle of the body of delivery number `whole + 1`:
     a downstream limit_data of this size cuts that delivery mid-frame."""
-    def size(frame, channel=1):
-        return len(pamqp_frame.marshal(frame, channel))
-
-    total = size(spec.Basic.ConsumeOk(consumer_tag=consumer_tag))
+    total = len(Command(1, spec.Basic.ConsumeOk(consumer_tag=consumer_tag)).encode())
     for tag, message_id in enumerate(ids[:whole + 1], 1):
-        properties = spec.Basic.Properties(message_id=message_id, delivery_mode=2)
-        total += size(spec.Basic.Deliver(consumer_tag=consumer_tag, delivery_tag=tag, redelivered=False,
-                                         exchange="", routing_key=queue))
-        total += size(ContentHeader(0, CUT_BODY, properties))
-        total += size(ContentBody(b"x" * CUT_BODY)) if tag <= whole else 8 + CUT_BODY // 2
+        message = content(1, spec.Basic.Deliver(consumer_tag=consumer_tag, delivery_tag=tag, redelivered=False,
+                                                exchange="", routing_key=queue), b"x" * CUT_BODY,
+                          spec.Basic.Properties(message_id=message_id, delivery_mode=2), frame_max=CUT_BODY + 8)
+        total += len(message.encode()) if tag <= whole else \
+            len(Command(1, message.method, message.header).encode()) + 8 + CUT_BODY // 2
     return total
 
 
@@ -283,10 +265,10 @@ def publish_cut_bytes(queue: str, ids: list[str], whole: int, body_size: int) ->
     an upstream limit_data of this size cuts that publish mid-frame."""
     total = 0
     for n, message_id in enumerate(ids[:whole + 1]):
-        properties = spec.Basic.Properties(message_id=message_id, delivery_mode=2)
-        total += len(pamqp_frame.marshal(spec.Basic.Publish(exchange="", routing_key=queue), 1))
-        total += len(pamqp_frame.marshal(ContentHeader(0, body_size, properties), 1))
-        total += len(pamqp_frame.marshal(ContentBody(b"x" * body_size), 1)) if n < whole else 8 + body_size // 2
+        message = content(1, spec.Basic.Publish(exchange="", routing_key=queue), b"x" * body_size,
+                          spec.Basic.Properties(message_id=message_id, delivery_mode=2), frame_max=body_size + 8)
+        total += len(message.encode()) if n < whole else \
+            len(Command(1, message.method, message.header).encode()) + 8 + body_size // 2
     return total
 
 
@@ -311,14 +293,16 @@ async def publish_through_fault(faults: FaultInjector, queue: str, fault: Fault 
     connection = await faults.connection(heartbeat=HEARTBEAT_S)
     channel = await connection.channel()
     await channel.confirm_select()
-    publish(channel, queue, first, body_size=body_size)
-    covered = await confirms(channel, set(range(1, before + 1)), within=timeouts.REPLY * SETTLE_REPLIES)
+    ledger = ConfirmLedger()
+    ledger.send_ids(channel, queue, first, body_size=body_size)
+    await ledger.wait(channel, within=timeouts.REPLY * SETTLE_REPLIES, until_cut=True)
     await faults.apply(fault)
-    publish(channel, queue, second, body_size=body_size)
-    later = set(range(before + 1, before + during + 1))
-    covered = await confirms(channel, later, within=FAULT_WINDOW_S, covered=covered)
-    quiet = not (covered & later)
+    already = len(ledger.published)
+    ledger.send_ids(channel, queue, second, body_size=body_size)
+    later = ledger.published[already:]
+    await ledger.wait(channel, later, within=FAULT_WINDOW_S, until_cut=True)
+    quiet = not any(seq in ledger.resolution for seq in later)
     await faults.remove(fault)
-    await confirms(channel, later, within=timeouts.REPLY, covered=covered)
+    await ledger.wait(channel, later, within=timeouts.REPLY, until_cut=True)
     drained = await drain(faults, queue, expect=faults.history.confirmed_ids(), within=timeouts.REPLY)
     return PublishOutcome(first, second, quiet, drained)
