@@ -13,7 +13,9 @@ history line is reported by name and skipped; everything else is kept.
 
 from __future__ import annotations
 
+
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -112,7 +114,10 @@ def _manifest(run_dir: Path, known: set[str], problems: list[str]) -> dict | Non
         missing = [k for k in REQUIRED if not (isinstance(manifest, dict) and manifest.get(k))]
         problems.append(f"{path}: skipped the run, manifest lacks {', '.join(missing)}")
         return None
-    if str(manifest["broker"]).lower() not in known:
+    # The manifest names the product as the broker announces it ("Apache Qpid Broker-J
+    # Core"): known when one of its words is a known broker.
+    words = set(re.split(r"[^a-z0-9]+", str(manifest["broker"]).lower()))
+    if not words & known:
         problems.append(f"{run_dir}: skipped, unknown broker {manifest['broker']!r} "
                         f"(known: {', '.join(sorted(known))}; add one with --known-broker)")
         return None
