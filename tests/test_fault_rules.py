@@ -29,7 +29,9 @@ def test_fault_rules_pass_on_rabbitmq(tmp_path):
               and '"watermark_violations"' in text]
     assert len(checks) >= len(judged)
     assert any(name.endswith(".jsonl") for name in run.files)
-    assert run.seconds < 200, run.seconds  # measured 76-100 s on two workers on this 2-core machine
+    # A hang detector, not a performance target (those are benchmarks): every wait is
+    # bounded, so even a loaded machine finishes well inside this.
+    assert run.seconds < 600, run.seconds
 
 
 def test_fault_rules_fail_on_a_broker_that_breaks_them(tmp_path):

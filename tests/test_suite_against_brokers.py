@@ -36,10 +36,10 @@ def test_garagemq_finishes_in_bounded_time_and_every_failure_explains_itself(tmp
     outcomes = {c.name: c.outcome for c in run.cases}
     assert outcomes["test_unacked_deliveries_return_redelivered[tcp-reset]"] == "fail"
     assert outcomes["test_confirm_select_on_a_transactional_channel_closes_it"] == "unsupported"
-    assert outcomes["test_double_ack_closes_the_channel"] == "non-strict"  # right code, other text
+    assert outcomes["test_settling_a_tag_twice_closes_the_channel[ack]"] == "non-strict"  # right code, other text
     # The acknowledgement model finds a real difference (ACK-07, RD-02, RD-03, ...) and shrinks it.
     assert outcomes["test_random_consumer_operations_agree_with_the_model"] == "fail"
-    assert run.seconds < 240, run.seconds  # bounded: no wait in the suite is open-ended
+    assert run.seconds < 600, run.seconds  # a hang detector (every wait is bounded), not a performance target
 
 
 def test_no_password_reaches_output_junit_or_allure(tmp_path):
