@@ -15,7 +15,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from fixtures.run_store import CATEGORIES
+from fixtures.outcomes import CATEGORIES, Outcome
 
 HERE = Path(__file__).resolve().parent
 VERSION = (HERE / "allure_version").read_text().strip()
@@ -65,7 +65,7 @@ def _normalise(result: dict, source: Path) -> dict:
     labels = {l.get("name"): l.get("value") for l in result.get("labels", []) if isinstance(l, dict)}
     details = result.setdefault("statusDetails", {})
     message = details.get("message") or ""
-    if labels.get("outcome") == "non-strict" and not message:
+    if labels.get("outcome") == Outcome.NON_STRICT and not message:
         findings = [a for a in result.get("attachments", []) if a.get("name") == "non-strict findings"]
         text = ""
         if findings:
@@ -73,7 +73,7 @@ def _normalise(result: dict, source: Path) -> dict:
                 text = (source / findings[0]["source"]).read_text().strip()
             except OSError:
                 pass
-        message = f"non-strict: {text or 'a SHOULD difference was recorded'}"
+        message = f"{Outcome.NON_STRICT}: {text or 'a SHOULD difference was recorded'}"
     if labels.get("deviation"):
         message = f"known deviation: {labels['deviation']}\n{message}"
     if message:

@@ -17,7 +17,10 @@ import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from pathlib import Path
 
-ORDER = ("pass", "info", "non-strict", "unsupported", "fail", "error", "skipped")
+from fixtures.outcomes import SKIPPED, Outcome
+
+ORDER = tuple(map(str, (Outcome.PASS, Outcome.INFO, Outcome.NON_STRICT, Outcome.UNSUPPORTED, Outcome.FAIL,
+                       Outcome.ERROR, SKIPPED)))
 
 
 def read_run(junit: Path) -> tuple[str, dict[str, Counter], dict[str, int]]:
@@ -29,7 +32,7 @@ def read_run(junit: Path) -> tuple[str, dict[str, Counter], dict[str, int]]:
         props = {p.get("name"): p.get("value") for p in case.iter("property")}
         if "rule" not in props:
             continue
-        outcomes[props["rule"]][props.get("outcome", "error")] += 1
+        outcomes[props["rule"]][props.get("outcome", str(Outcome.ERROR))] += 1
         product = props.get("broker", product)
         if props.get("deviation") == "new":
             changes[props["rule"]] += 1
