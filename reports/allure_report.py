@@ -15,7 +15,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from fixtures.run_store import CATEGORIES, allure2_categories
+from fixtures.outcomes import CATEGORIES, allure2_categories
 
 HERE = Path(__file__).resolve().parent
 VERSION = (HERE / "allure_version").read_text().strip()

@@ -18,6 +18,8 @@ from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from fixtures.outcomes import PASSING, SKIPPED, Outcome
+
 # -- session ------------------------------------------------------------------------------
 def spark_session(master: str = "local[*]", app: str = "amqp-conformance-reports") -> SparkSession:
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
@@ -97,7 +99,8 @@ SAFETY_KINDS = ("lost", "unexpected", "duplicated", "unflagged_redeliveries", "d
                 "watermark_violations", "recovered")
 
 # Worst first: a rule's outcome in a run is the worst outcome of its test cases.
-OUTCOME_RANK = {"fail": 0, "error": 1, "non-strict": 2, "unsupported": 3, "skipped": 4, "info": 5, "pass": 6}
+WORST_FIRST = (Outcome.FAIL, Outcome.ERROR, Outcome.NON_STRICT, Outcome.UNSUPPORTED, SKIPPED, Outcome.INFO, Outcome.PASS)
+OUTCOME_RANK = {str(outcome): rank for rank, outcome in enumerate(WORST_FIRST)}
 
 
 def load(spark: SparkSession, staging: Path) -> dict[str, DataFrame]:
@@ -129,8 +132,9 @@ def allure_history_id():
 
 def shape_results(results: DataFrame, runs: DataFrame) -> DataFrame:
     """One row per test result, with the rule, outcome class, broker and its run's start."""
-    status_outcome = (F.when(F.col("status") == "passed", "pass").when(F.col("status") == "failed", "fail")
-                      .when(F.col("status") == "broken", "error").otherwise("skipped"))
+    status_outcome = (F.when(F.col("status") == "passed", str(Outcome.PASS))
+                      .when(F.col("status") == "failed", str(Outcome.FAIL))
+                      .when(F.col("status") == "broken", str(Outcome.ERROR)).otherwise(SKIPPED))
     shaped = results.select(
         "run_id", "uuid", F.md5("uuid").alias("report_id"), "name", F.col("fullName").alias("full_name"),
         "status", F.col("statusDetails.message").alias("message"),
@@ -188,7 +192,7 @@ def matrix(per_run: DataFrame) -> DataFrame:
                       F.col("outcomes").alias("latest_outcomes")))
     rates = (per_run.groupBy("broker_key", "broker", "broker_version", "rule")
              .agg(F.count("*").alias("runs"),
-                  F.sum(F.col("outcome").isin("pass", "info").cast("int")).alias("passed_runs")))
+                  F.sum(F.col("outcome").isin(*map(str, PASSING)).cast("int")).alias("passed_runs")))
     return (rates.join(latest, ["broker_key", "rule"])
             .withColumn("pass_rate", F.round(F.col("passed_runs") / F.col("runs"), 4)))
 

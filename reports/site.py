@@ -9,9 +9,12 @@ from __future__ import annotations
 import html
 from datetime import datetime, timezone
 
-COLOURS = {"pass": "#16a34a", "info": "#0891b2", "non-strict": "#d97706", "unsupported": "#64748b",
-           "skipped": "#94a3b8", "error": "#7c3aed", "fail": "#dc2626"}
-ORDER = ["pass", "info", "non-strict", "unsupported", "skipped", "error", "fail"]
+from fixtures.outcomes import SKIPPED, Outcome
+
+COLOURS = {Outcome.PASS: "#16a34a", Outcome.INFO: "#0891b2", Outcome.NON_STRICT: "#d97706",
+           Outcome.UNSUPPORTED: "#64748b", SKIPPED: "#94a3b8", Outcome.ERROR: "#7c3aed", Outcome.FAIL: "#dc2626"}
+ORDER = [str(o) for o in (Outcome.PASS, Outcome.INFO, Outcome.NON_STRICT, Outcome.UNSUPPORTED, SKIPPED,
+                          Outcome.ERROR, Outcome.FAIL)]
 
 
 def esc(value) -> str:

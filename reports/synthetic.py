@@ -20,11 +20,12 @@ import uuid
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from fixtures.outcomes import ALLURE_STATUS
+
 BROKERS = [("RabbitMQ", "3.10.8"), ("RabbitMQ", "4.1.0"), ("garagemq", "0.1"), ("LavinMQ", "2.3.0")]
 AREAS = ["ACK", "RQ", "RD", "QOS", "PC", "TX", "CON"]
 FAULTS = ["latency", "reset_peer", "bandwidth", "timeout", "broker_restart"]
-OUTCOME_STATUS = {"pass": "passed", "fail": "failed", "non-strict": "passed", "unsupported": "skipped",
-                  "error": "broken", "info": "passed"}
+OUTCOME_STATUS = {str(outcome): status for outcome, status in ALLURE_STATUS.items()}
 
 
 def generate(out: Path, runs: int = 10, rules: int = 30, cases: int = 2, fault_tests: int = 3,

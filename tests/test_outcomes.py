@@ -1,0 +1,48 @@
+"""One outcome type, one result per case, one scrubber (fixtures.outcomes, fixtures.target.mask_secrets),
+and reports/ reads them without loading a pytest plugin."""
+
+import json
+import subprocess
+import sys
+
+from fixtures.outcomes import PASSING, CaseResult, Outcome, result_of
+from fixtures.target import mask_secrets
+from tests.suite_runs import REPO
+
+PLUGINS = ("fixtures.plugin", "fixtures.baseline_plugin", "fixtures.run_store", "fixtures.models.plugin",
+           "amqp_faults.plugin")
+
+
+def test_outcomes_are_the_strings_junit_allure_and_baselines_carry():
+    assert [str(o) for o in Outcome] == ["pass", "fail", "non-strict", "info", "unsupported", "error"]
+    assert json.dumps({"outcome": Outcome.NON_STRICT}) == '{"outcome": "non-strict"}'
+    assert f"{Outcome.UNSUPPORTED}" == "unsupported" and "info" in PASSING and "non-strict" not in PASSING
+
+
+def test_a_case_result_crosses_to_the_controller_as_plain_data():
+    result = CaseResult("ACK-04", "ACK-04/late[a]", Outcome.NON_STRICT,
+                        observations={"reply": "channel.close 406"}, non_strict=["text differs"], evidence="why")
+    data = result.as_dict()
+    assert all(type(v) in (str, dict, list) for v in data.values())  # what execnet can send
+    assert type(data["outcome"]) is str
+
+    class Report:
+        case_result = data
+    again = result_of(Report())
+    assert again == result and again.outcome is Outcome.NON_STRICT and again.name == "ACK-04/late[a]"
+    assert result_of(object()) is None
+
+
+def test_the_one_scrubber_hides_secrets_and_url_passwords():
+    text = "amqp://guest:s3cret@host:5672/ said s3cret and passphrase pp1 ?password=x"
+    shown = mask_secrets(text, ["s3cret", "pp1", "", "guest"], keep=("guest",))
+    assert "s3cret" not in shown and "pp1" not in shown and "password=***" in shown
+    assert "amqp://guest:***@host" in shown  # the user name, shown anyway, is kept
+
+
+def test_reports_load_no_pytest_plugin():
+    code = ("import sys, reports.allure_report, reports.site, reports.flips\n"
+            f"print([m for m in {PLUGINS!r} if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
