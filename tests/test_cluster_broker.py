@@ -43,9 +43,13 @@ def test_three_nodes_form_cut_one_pair_heal_and_stop(kind):
 
         cluster.cut(0, 1)
         assert seen_within(cluster, 0, [n3], HEAL_WINDOW_S) == [n3]
-        assert cluster.peers_seen(2) == [n1, n2]  # only the cut pair is apart
+        # Node 3's view is not asserted during the cut: Erlang's global may drop a third
+        # link to keep the cluster fully connected (prevent_overlapping_partitions, OTP 25).
         cluster.heal(0, 1)
-        assert seen_within(cluster, 0, [n2, n3], HEAL_WINDOW_S) == [n2, n3]
+        names = [n1, n2, n3]
+        for index in range(3):  # healed: every node sees the other two again
+            others = [name for name in names if name != names[index]]
+            assert seen_within(cluster, index, others, HEAL_WINDOW_S) == others
     finally:
         processes = [n.process for n in cluster.nodes] + list(cluster._epmds)
         cluster.cleanup()
