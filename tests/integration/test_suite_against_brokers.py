@@ -10,7 +10,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(400)]
 
 
 def test_the_catalogue_on_the_embedded_rabbitmq_matches_its_baseline(tmp_path):
-    run = run_suite(tmp_path, "-n", "2", "-m", "not fault")  # the fault part: tests/test_fault_rules.py
+    run = run_suite(tmp_path, "-n", "2", "-m", "not fault")  # the fault part: tests/integration/test_fault_rules.py
     assert run.returncode == 0, run.output[-3000:]
     assert {c.properties["rule"] for c in run.cases} >= set(SEVEN_RULES)
     # Anything but pass/info must be a deviation the baseline already records, with its

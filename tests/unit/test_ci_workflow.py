@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tests import test_reports_end_to_end as report_test
+from tests.integration import test_reports_end_to_end as report_test
 from tests.suite_runs import REPO
 
 WORKFLOW = REPO / "ci" / "github-actions.yml"

@@ -9,7 +9,7 @@ import pytest
 from pamqp import commands as spec
 
 from fixtures.managed_brokers import RabbitMQNode
-from tests.mutant_proxy import Command, Identity, MutantProxy
+from tests.mutation.mutant_proxy import Command, Identity, MutantProxy
 from tests.suite_runs import run_suite
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(400)]

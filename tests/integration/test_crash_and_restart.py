@@ -36,7 +36,7 @@ async def get_one(target, queue: str) -> Delivery | None:
         await connection.close()
 
 
-# A cluster's node loss is the CLU rules' business (tests/test_cluster_broker.py).
+# A cluster's node loss is the CLU rules' business (tests/integration/test_cluster_broker.py).
 @pytest.mark.parametrize("name", [name for name in MANAGED_BROKERS if not name.endswith("-cluster")])
 def test_a_crashed_broker_comes_back_with_its_data(name):
     node = None

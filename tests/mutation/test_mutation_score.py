@@ -1,4 +1,4 @@
-"""The suite's power, measured: every mutant of tests/mutants.py (RabbitMQ behind a proxy
+"""The suite's power, measured: every mutant of tests/mutation/mutants/ (RabbitMQ behind a proxy
 that breaks one rule) must make the tests of the rules it breaks fail (MUST) or turn
 non-strict (SHOULD), while a control sample of other rules keeps its baseline outcome;
 and the pass-through proxy must change no outcome at all.
@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 import pytest
 
 from fixtures.managed_brokers import RabbitMQNode
-from tests.mutant_proxy import MutantProxy
-from tests.mutants import MUTANTS, SHOULD_RULES, Mutant
+from tests.mutation.mutant_proxy import MutantProxy
+from tests.mutation.mutants import MUTANTS, SHOULD_RULES, Mutant
 from tests.suite_runs import REPO, SuiteRun, run_suite
 
 pytestmark = [pytest.mark.integration, pytest.mark.mutation]

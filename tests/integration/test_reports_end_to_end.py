@@ -9,7 +9,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -29,7 +28,7 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-back
 RUNS = ("run-1", "run-2")
 # garagemq breaks RD-02 (requeued deliveries without redelivered=true) and keeps PC-02;
 # PC-02 also runs as four FLT-05 copies (one per network profile), each its own case.
-SELECTION = ["--broker", "garagemq", "-k", "rd_02 or pc_02", "--no-baseline", "-p", "tests.deviation_baseline_plugin"]
+SELECTION = ["--broker", "garagemq", "-k", "rd_02 or pc_02", "--no-baseline", "-p", "tests.integration.deviation_baseline_plugin"]
 
 
 def suite_command() -> list[str]:

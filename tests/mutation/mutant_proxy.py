@@ -1,5 +1,5 @@
 """A mutant broker: a TCP proxy in front of a real broker that parses the frames of both
-directions with pamqp and lets one mutation (tests/mutants.py) rewrite, drop, delay or
+directions with pamqp and lets one mutation (tests/mutation/mutants/) rewrite, drop, delay or
 invent commands, so that the pair behaves like a broker that breaks one rule.
 
 What it guarantees, so that a verdict through it means something:
@@ -8,7 +8,7 @@ What it guarantees, so that a verdict through it means something:
     with its header and body frames, so a mutation never splits a message;
   - a Command the mutation leaves alone goes on as the peer's own bytes; only what a
     mutation touches is re-encoded. With the identity mutation the proxy changes nothing
-    (the pass-through control of tests/test_mutation_score.py checks that);
+    (the pass-through control of tests/mutation/test_mutation_score.py checks that);
   - every connection has a Tracker: what each channel is (tx, confirm), its consumers,
     its deliveries and what the client settled, the publishes and their sequence numbers.
     Mutations read it; it records what the *client* and the *broker* sent, before any

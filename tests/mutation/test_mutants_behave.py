@@ -9,8 +9,8 @@ from pamqp import commands as spec
 from fixtures.broker import Broker, BrokerInfo
 from fixtures.managed_brokers import RabbitMQNode
 from fixtures.wire import Closed, Confirm, Delivery, Returned, WireError
-from tests.mutant_proxy import MutantProxy
-from tests.mutants import MUTANTS
+from tests.mutation.mutant_proxy import MutantProxy
+from tests.mutation.mutants import MUTANTS
 
 pytestmark = [pytest.mark.integration, pytest.mark.mutation]
 

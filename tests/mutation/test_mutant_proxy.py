@@ -11,8 +11,8 @@ from pamqp import frame as pamqp_frame
 from pamqp.body import ContentBody
 from pamqp.header import ContentHeader, ProtocolHeader
 
-from tests.mutant_proxy import TO_BROKER, TO_CLIENT, Link, MutantProxy
-from tests.mutants import MUST_RULES, MUTANTS, NOT_EXPRESSIBLE, SHOULD_RULES
+from tests.mutation.mutant_proxy import TO_BROKER, TO_CLIENT, Link, MutantProxy
+from tests.mutation.mutants import MUST_RULES, MUTANTS, NOT_EXPRESSIBLE, SHOULD_RULES
 
 
 class CollectingWriter:

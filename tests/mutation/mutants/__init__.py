@@ -1,0 +1,39 @@
+"""The mutant catalogue: each mutation makes RabbitMQ, seen through tests/mutation/mutant_proxy.py,
+behave like a broker that breaks the rules in its `breaks` (catalogue ids of RULES.md).
+One or more mutants for every MUST rule a proxy can express; a few SHOULD rules too
+(their tests must turn non-strict). A mutant is data plus two small hooks; it never
+knows how a test is written, only what the rule promises.
+
+Rules no mutant covers, and why: the INFO rules (ACK-01's contiguity, RQ-06, RD-07,
+QOS-05/06/08/09, PC-12/13/17, TX-07, CON-08, CON-13, FLT-06) have no verdict to break;
+RQ-05, RQ-07 and CON-14 (SHOULD, ordering among messages or consumers, and RQ-07's
+promptness) need the proxy to hold a queue's contents, which it cannot. "Delivery tags start at 2 on every channel" breaks
+no rule: tags stay positive, increasing and per channel; where the count starts is INFO
+(ACK-01 records "contiguous from 1"), so it is not a mutant.
+
+One module per area, like conformance/: each lists its MUTANTS (and NOT_EXPRESSIBLE, the
+MUST rules no proxy can break, with the reason); this package joins them and derives the
+rule lists from the registry, so a new MUST rule without a mutant fails
+tests/mutation/test_mutant_proxy.py.
+"""
+
+from __future__ import annotations
+
+from fixtures.catalogue import load_all_rules
+from fixtures.rules import MUST, REGISTRY, SHOULD
+
+from . import ack, clu, con, flt, pc, qos, rd, rq, tx
+from .base import Mutant
+
+AREAS = (ack, rq, rd, qos, pc, tx, con, flt, clu)
+
+# The MUST and SHOULD rules of the catalogue, from the registry (the rule modules' own
+# declarations). Every MUST rule is broken by at least one mutant unless an area lists it
+# in NOT_EXPRESSIBLE; a model check (MDL-*) is judged through the rules it covers.
+load_all_rules()
+MUST_RULES = tuple(sorted(r.id for r in REGISTRY.values() if r.strength is MUST and not r.covers))
+SHOULD_RULES = tuple(sorted(r.id for r in REGISTRY.values() if r.strength is SHOULD))
+MUTANTS: dict[str, Mutant] = {m.name: m for m in (cls() for area in AREAS for cls in getattr(area, "MUTANTS", ()))}
+NOT_EXPRESSIBLE: dict[str, str] = {rule: why for area in AREAS for rule, why in getattr(area, "NOT_EXPRESSIBLE", {}).items()}
+
+__all__ = ["MUST_RULES", "MUTANTS", "NOT_EXPRESSIBLE", "SHOULD_RULES", "Mutant"]

@@ -1,0 +1,158 @@
+"""Mutants of the TX rules (transactions and the tx/confirm exclusion)."""
+
+from __future__ import annotations
+
+from pamqp import commands as spec
+
+from tests.mutation.mutant_proxy import TO_BROKER, command
+from .base import Mutant
+from .pc import PersistenceStripped
+
+
+class TxChannelAcceptsConfirmSelect(Mutant):
+    """confirm.select on a transactional channel is answered select-ok."""
+
+    breaks = ("TX-01",)
+
+    def from_client(self, link, cmd):
+        if isinstance(cmd.method, spec.Confirm.Select) and link.tracker.channel(cmd.channel).mode == "tx":
+            if not cmd.method.nowait:
+                link.to_client(cmd.channel, spec.Confirm.SelectOk())
+            return []
+        return None
+
+
+class ConfirmChannelAcceptsTxSelect(Mutant):
+    """tx.select on a channel in confirm mode is answered select-ok."""
+
+    breaks = ("TX-02",)
+
+    def from_client(self, link, cmd):
+        if isinstance(cmd.method, spec.Tx.Select) and link.tracker.channel(cmd.channel).mode == "confirm":
+            link.to_client(cmd.channel, spec.Tx.SelectOk())
+            return []
+        return None
+
+
+class CommitWithoutSelectAccepted(Mutant):
+    """tx.commit and tx.rollback on a non-transactional channel are answered ok."""
+
+    breaks = ("TX-03",)
+
+    def from_client(self, link, cmd):
+        if isinstance(cmd.method, (spec.Tx.Commit, spec.Tx.Rollback)) and link.tracker.channel(cmd.channel).mode != "tx":
+            link.to_client(cmd.channel, spec.Tx.CommitOk() if isinstance(cmd.method, spec.Tx.Commit)
+                           else spec.Tx.RollbackOk())
+            return []
+        return None
+
+
+class RollbackCommits(Mutant):
+    """tx.rollback commits: published messages and acks take effect."""
+
+    breaks = ("TX-04", "TX-05")
+
+    def from_client(self, link, cmd):
+        if isinstance(cmd.method, spec.Tx.Rollback):
+            link.state[("rollbacks", cmd.channel)] = link.state.get(("rollbacks", cmd.channel), 0) + 1
+            return [command(cmd.channel, spec.Tx.Commit())]
+        return None
+
+    def from_broker(self, link, cmd):
+        if isinstance(cmd.method, spec.Tx.CommitOk) and link.state.get(("rollbacks", cmd.channel)):
+            link.state[("rollbacks", cmd.channel)] -= 1
+            return [command(cmd.channel, spec.Tx.RollbackOk())]
+        return None
+
+
+class FakeTransactions(Mutant):
+    """tx.select, tx.commit and tx.rollback are answered ok and nothing is transactional:
+    publishes and acks take effect at once, returns come before the commit."""
+
+    breaks = ("TX-04", "TX-05", "TX-06")
+
+    def from_client(self, link, cmd):
+        replies = {spec.Tx.Select: spec.Tx.SelectOk, spec.Tx.Commit: spec.Tx.CommitOk,
+                   spec.Tx.Rollback: spec.Tx.RollbackOk}
+        if type(cmd.method) in replies:
+            link.to_client(cmd.channel, replies[type(cmd.method)]())
+            return []
+        return None
+
+
+class EarlierPublishesCommittedAtOnce(Mutant):
+    """In a transaction every publish but the last is committed when the next one comes:
+    the proxy slips a tx.commit in before each later publish and hides its commit-ok.
+    A transaction of one message looks right; one of several is neither invisible before
+    commit nor discarded by rollback. (RabbitMQ refuses any frame on a channel while a
+    commit is in progress, so the client's frames wait in the proxy for the commit-ok.)"""
+
+    breaks = ("TX-04", "TX-08")
+
+    def from_client(self, link, cmd):
+        held = link.state.get(("held", cmd.channel))
+        if held is not None:
+            held.append(cmd)
+            return []
+        return self.forward(link, cmd)
+
+    def forward(self, link, cmd):
+        count = ("publishes in tx", cmd.channel)
+        if isinstance(cmd.method, (spec.Tx.Commit, spec.Tx.Rollback, spec.Channel.Open)):
+            link.state[count] = 0
+        elif isinstance(cmd.method, spec.Basic.Publish) and link.tracker.channel(cmd.channel).mode == "tx":
+            earlier = link.state.get(count, 0)
+            link.state[count] = earlier + 1
+            if earlier:
+                link.state[("held", cmd.channel)] = [cmd]
+                return [command(cmd.channel, spec.Tx.Commit())]
+        return None
+
+    def from_broker(self, link, cmd):
+        if not (isinstance(cmd.method, spec.Tx.CommitOk) and ("held", cmd.channel) in link.state):
+            return None
+        publish, *later = link.state.pop(("held", cmd.channel))
+        link.send(TO_BROKER, publish, raw=True)
+        for waiting in later:
+            if ("held", cmd.channel) in link.state:
+                link.state[("held", cmd.channel)].append(waiting)
+                continue
+            replacement = self.forward(link, waiting)
+            for out in [waiting] if replacement is None else replacement:
+                link.send(TO_BROKER, out, raw=replacement is None)
+        return []  # the commit-ok of the proxy's own commit
+
+
+class SettlesInTransactionLost(Mutant):
+    """On a transactional channel basic.nack and basic.reject never reach the broker:
+    the commit applies none of them."""
+
+    breaks = ("TX-09",)
+
+    def from_client(self, link, cmd):
+        if (isinstance(cmd.method, (spec.Basic.Nack, spec.Basic.Reject))
+                and link.tracker.channel(cmd.channel).mode == "tx"):
+            return []
+        return None
+
+
+class PersistenceStrippedInTransactions(PersistenceStripped):
+    """Persistent publishes on a transactional channel are stored as transient: committed,
+    then lost in a restart. Like PC-10, judged only against a broker the suite restarts."""
+
+    breaks = ("TX-10",)
+
+    def from_client(self, link, cmd):
+        return super().from_client(link, cmd) if link.tracker.channel(cmd.channel).mode == "tx" else None
+
+
+MUTANTS = [
+    TxChannelAcceptsConfirmSelect,
+    ConfirmChannelAcceptsTxSelect,
+    CommitWithoutSelectAccepted,
+    RollbackCommits,
+    FakeTransactions,
+    EarlierPublishesCommittedAtOnce,
+    SettlesInTransactionLost,
+    PersistenceStrippedInTransactions,
+]
