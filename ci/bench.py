@@ -9,7 +9,8 @@ shown, never dropped: a fast run with wrong verdicts is not a result.
     ci/bench --runs 3 "-n 8 -m 'not fault'"
 
 Runs are stored in a temporary run store (AMQP_RUNS_DIR) and deleted afterwards, so a
-benchmark leaves reports/runs as it was. Prints a Markdown table; --json FILE keeps every run.
+benchmark leaves reports/runs as it was, except a run that did not match its baseline: it
+is moved to reports/runs/ (its frames and reproducers explain the difference). Prints a Markdown table; --json FILE keeps every run.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import re
 import shlex
 import statistics
@@ -54,7 +56,11 @@ def one_run(config: str, runs_dir: str) -> Run:
     cases = sum(int(n) for n in found[-1]) if found else 0
     if done.returncode:
         tail = "\n".join(done.stdout.splitlines()[-15:])
-        print(f"[bench] {config!r}: exit {done.returncode}\n{tail}", file=sys.stderr)
+        kept = [shutil.move(str(run), str(REPO / "reports" / "runs" / run.name))
+                for run in Path(runs_dir).iterdir() if run.is_dir()]
+        print(f"[bench] {config!r}: exit {done.returncode}, kept {' '.join(kept)}\n{tail}", file=sys.stderr)
+    for run in Path(runs_dir).iterdir():
+        shutil.rmtree(run, ignore_errors=True)
     return Run(config, round(seconds, 1), done.returncode, cases, load_before, os.getloadavg()[0])
 
 
