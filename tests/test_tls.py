@@ -16,6 +16,7 @@ import threading
 from dataclasses import replace
 
 import pytest
+from pamqp import frame as pamqp_frame
 
 from fixtures.baseline_plugin import _baseline_name
 from fixtures.broker import Broker, BrokerInfo
@@ -23,7 +24,8 @@ from fixtures.certs import ThrowawayCA
 from fixtures.managed_brokers import GarageMQ, RabbitMQTLSNode
 from fixtures.target import BadTargetError, BrokerTarget, mask_url
 from fixtures.tls import ChainTooLong, TlsOptions, check_depth
-from fixtures.wire import WireConnection
+from fixtures.plugin import check_admin_mechanism
+from fixtures.wire import ConnectFailed, WireConnection, _sasl_response, _StartOk
 from tests.suite_runs import REPO, run_suite
 
 # A node start plus a suite run in a subprocess outlasts the default 60 s on a loaded machine.
@@ -121,7 +123,7 @@ def test_the_proxy_route_still_checks_the_brokers_own_name():
     ("auth_mechanism=external", "it needs amqps:// with certfile="),
     ("heartbeat=-1", "heartbeat=-1: must be a whole number"),
     ("frame_max=100", "frame_max=100: must be a whole number of at least 4096"),
-    ("auth_mechanism=amqplain", "this suite speaks plain and external"),
+    ("auth_mechanism=scram-sha-256", "this suite speaks plain, amqplain, external"),
     ("ssl=true", "unknown parameter ssl="),
 ])
 def test_bad_parameters_on_amqp_are_refused(query, says):
@@ -285,6 +287,50 @@ def test_verify_none_and_depth_reach_the_node_and_say_what_was_checked(tls_node,
     assert (unverified.kind, unverified.peer_verified) == ("tls", False)
     # depth=0: no intermediate CA between the node's certificate and the throwaway root
     assert asyncio.run(transport_of(with_tls(tls_node.target, depth=0))).peer_verified is True
+
+
+# -- AMQPLAIN: RabbitMQ's legacy twin of PLAIN -------------------------------------------
+def test_amqplain_sends_login_and_password_as_a_table_without_its_length():
+    # rabbit_auth_mechanism_amqplain parses the response as table entries, no length prefix.
+    target = BrokerTarget.from_url("amqp://üser:pw@h/?auth_mechanism=amqplain")
+    assert target.auth_mechanisms == ("AMQPLAIN",) and target.admin_mechanism == "PLAIN"
+    assert "auth=" not in target.library_url and BrokerTarget.from_url(target.url) == target
+    table = b"\x05LOGINS\x00\x00\x00\x05\xc3\xbcser" + b"\x08PASSWORDS\x00\x00\x00\x02pw"
+    assert _sasl_response("AMQPLAIN", target) == table
+    start_ok = _StartOk(mechanism="AMQPLAIN", response=_sasl_response("AMQPLAIN", target))
+    assert len(table).to_bytes(4, "big") + table + b"\x05en_US" in pamqp_frame.marshal(start_ok, 0)
+
+
+def test_the_preflight_refuses_a_broker_the_admin_connection_cannot_log_in_to():
+    target = BrokerTarget.from_url("amqp://u:secret-pw@h/?auth_mechanism=amqplain")
+    check_admin_mechanism(target, ["PLAIN", "AMQPLAIN"])
+    with pytest.raises(ConnectFailed, match="offers the SASL mechanisms AMQPLAIN, .*aio-pika.* needs PLAIN") as refused:
+        check_admin_mechanism(target, ["AMQPLAIN"])
+    assert "secret-pw" not in str(refused.value)
+
+
+def test_amqplain_logs_in_to_the_managed_node(tls_node, tmp_path):
+    target = replace(tls_node.target, auth_mechanisms=("AMQPLAIN",))
+
+    async def dialogue(target):
+        connection = await WireConnection.open(target)
+        try:
+            await connection.channel()  # the login worked: a channel opens
+        finally:
+            await connection.close()
+        return connection
+
+    connection = asyncio.run(dialogue(target))
+    assert connection.mechanism == "AMQPLAIN" and "AMQPLAIN" in connection.offered_mechanisms
+    # The password in the table is checked: a wrong one is refused.
+    with pytest.raises(ConnectFailed, match="refused the login"):
+        asyncio.run(dialogue(replace(target, password="not-the-password")))
+    run = run_suite(tmp_path, "--amqp-url", target.url, "-k", "ACK-04", "-p", "no:randomly", "-n", "0",
+                    f"--run-dir={tmp_path / 'run'}")
+    assert run.returncode == 0, run.output[-3000:]
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["transport"]["auth_mechanism"] == "AMQPLAIN"
+    stored = run.output + "".join(run.files.values()) + (tmp_path / "run" / "manifest.json").read_text()
+    assert target.password not in stored
 
 
 # -- depth=: intermediate CAs between the broker's certificate and the trusted root --------
