@@ -58,11 +58,13 @@ def tls_front(cert, key, upstream: BrokerTarget | None = None):
     loop.set_exception_handler(lambda *_: None)  # failed handshakes are what these tests make
 
     async def pump(reader, writer):
-        with contextlib.suppress(OSError, ssl.SSLError):
-            while data := await reader.read(65536):
-                writer.write(data)
-                await writer.drain()
-        writer.close()
+        try:
+            with contextlib.suppress(OSError, ssl.SSLError):
+                while data := await reader.read(65536):
+                    writer.write(data)
+                    await writer.drain()
+        finally:  # also when stop() cancels it
+            writer.close()
 
     async def relay(reader, writer):
         if upstream is None:
@@ -352,6 +354,8 @@ def test_depth_counts_intermediate_cas_as_erlang_does(tmp_path, intermediates, d
             check_depth(writer, options)
         finally:
             writer.close()
+            with contextlib.suppress(OSError, ssl.SSLError):
+                await writer.wait_closed()
 
     with tls_front(server.cert, server.key) as port:
         if refused:
