@@ -388,8 +388,9 @@ def test_a_chain_deeper_than_depth_is_one_line_and_exit_4(behind_intermediate):
             "certificate chain too long: 1 intermediate CA above the broker's certificate, depth=0 allows none")
 
 
-def test_the_admin_connection_checks_depth_too(behind_intermediate):
-    broker = Broker(with_tls(behind_intermediate, depth=0), BrokerInfo("RabbitMQ", "", {}, "test", None), "depth", "d")
+def open_admin(target: BrokerTarget) -> None:
+    """The aio-pika admin connection to `target`, opened and closed."""
+    broker = Broker(target, BrokerInfo("RabbitMQ", "", {}, "test", None), "admin", "a")
 
     async def admin():
         try:
@@ -397,8 +398,22 @@ def test_the_admin_connection_checks_depth_too(behind_intermediate):
         finally:
             await broker.cleanup()
 
+    asyncio.run(admin())
+
+
+def test_the_admin_connection_checks_depth_too(behind_intermediate):
+    open_admin(with_tls(behind_intermediate, depth=1))
     with pytest.raises(ChainTooLong):
-        asyncio.run(admin())
+        open_admin(with_tls(behind_intermediate, depth=0))
+
+
+def test_the_admin_connection_checks_the_name_server_name_indication_gives(tls_node):
+    named = tls_node.ca.issue("named-server", "broker.example", server=True, names=("broker.example",))
+    with tls_front(named.cert, named.key, upstream=tls_node.target) as port:
+        behind = tls_node.target.with_address("127.0.0.1", port)
+        open_admin(with_tls(behind, server_name="broker.example"))
+        with pytest.raises(Exception, match="certificate verify failed"):
+            open_admin(with_tls(behind, server_name="other.example"))
 
 
 def test_the_matrix_page_heads_each_broker_with_its_latest_transport():
