@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import json
 import os
-import socket
 import ssl
 import subprocess
 import sys
@@ -17,14 +16,16 @@ import threading
 from dataclasses import replace
 
 import pytest
+from pamqp import frame as pamqp_frame
 
 from fixtures.baseline_plugin import _baseline_name
 from fixtures.broker import Broker, BrokerInfo
 from fixtures.certs import ThrowawayCA
 from fixtures.managed_brokers import GarageMQ, RabbitMQTLSNode
 from fixtures.target import BadTargetError, BrokerTarget, mask_url
-from fixtures.tls import TlsOptions
-from fixtures.wire import WireConnection
+from fixtures.tls import ChainTooLong, TlsOptions, check_depth
+from fixtures.plugin import check_admin_mechanism
+from fixtures.wire import ConnectFailed, WireConnection, _sasl_response, _StartOk
 from tests.suite_runs import REPO, run_suite
 
 # A node start plus a suite run in a subprocess outlasts the default 60 s on a loaded machine.
@@ -46,34 +47,52 @@ def with_tls(target: BrokerTarget, **changes) -> BrokerTarget:
 
 
 @contextlib.contextmanager
-def tls_listener(cert, key):
-    """A TLS port that presents `cert` and nothing more: for certificates a broker
-    would refuse to start with (an expired one)."""
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert, key)
-    server = socket.create_server(("127.0.0.1", 0))
-    server.settimeout(0.2)
-    stop = threading.Event()
+def tls_front(cert, key, upstream: BrokerTarget | None = None):
+    """A TLS port on the loopback presenting `cert` (and the intermediate CAs its file
+    carries): for certificates a broker would refuse to start with (an expired one) and
+    chains the managed node does not have. With `upstream` it relays each connection
+    there over the upstream's own TLS, so the suite finds a broker behind it."""
+    served = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    served.load_cert_chain(cert, key)
+    loop = asyncio.new_event_loop()
+    loop.set_exception_handler(lambda *_: None)  # failed handshakes are what these tests make
 
-    def serve():
-        while not stop.is_set():
-            try:
-                raw, _ = server.accept()
-            except (socket.timeout, OSError):
-                continue
-            with contextlib.suppress(OSError), raw:
-                raw.settimeout(2)
-                with context.wrap_socket(raw, server_side=True) as tls:
-                    tls.recv(8)
+    async def pump(reader, writer):
+        try:
+            with contextlib.suppress(OSError, ssl.SSLError):
+                while data := await reader.read(65536):
+                    writer.write(data)
+                    await writer.drain()
+        finally:  # also when stop() cancels it
+            writer.close()
 
-    thread = threading.Thread(target=serve, daemon=True)
+    async def relay(reader, writer):
+        if upstream is None:
+            return await pump(reader, writer)  # echo until the client gives up
+        try:
+            far = await asyncio.open_connection(upstream.host, upstream.port, ssl=upstream.ssl_context,
+                                                server_hostname=upstream.server_name)
+        except (OSError, ssl.SSLError):
+            return writer.close()
+        await asyncio.gather(pump(reader, far[1]), pump(far[0], writer))
+
+    async def stop():
+        server.close()
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    server = loop.run_until_complete(asyncio.start_server(relay, "127.0.0.1", 0, ssl=served))
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
     try:
-        yield server.getsockname()[1]
+        yield server.sockets[0].getsockname()[1]
     finally:
-        stop.set()
-        thread.join(5)
-        server.close()
+        asyncio.run_coroutine_threadsafe(stop(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()
 
 
 # -- 1. the URI query parameters -----------------------------------------------------------
@@ -106,7 +125,7 @@ def test_the_proxy_route_still_checks_the_brokers_own_name():
     ("auth_mechanism=external", "it needs amqps:// with certfile="),
     ("heartbeat=-1", "heartbeat=-1: must be a whole number"),
     ("frame_max=100", "frame_max=100: must be a whole number of at least 4096"),
-    ("auth_mechanism=amqplain", "this suite speaks plain and external"),
+    ("auth_mechanism=scram-sha-256", "this suite speaks plain, amqplain, external"),
     ("ssl=true", "unknown parameter ssl="),
 ])
 def test_bad_parameters_on_amqp_are_refused(query, says):
@@ -226,7 +245,7 @@ def test_the_wrong_ca(tls_node, tmp_path):
 
 def test_an_expired_server_certificate(tls_node):
     expired = tls_node.ca.issue("expired-server", "localhost", server=True, expired=True)
-    with tls_listener(expired.cert, expired.key) as port:
+    with tls_front(expired.cert, expired.key) as port:
         bad_run(tls_node.target.with_address("127.0.0.1", port).url, "certificate has expired")
 
 
@@ -270,6 +289,131 @@ def test_verify_none_and_depth_reach_the_node_and_say_what_was_checked(tls_node,
     assert (unverified.kind, unverified.peer_verified) == ("tls", False)
     # depth=0: no intermediate CA between the node's certificate and the throwaway root
     assert asyncio.run(transport_of(with_tls(tls_node.target, depth=0))).peer_verified is True
+
+
+# -- AMQPLAIN: RabbitMQ's legacy twin of PLAIN -------------------------------------------
+def test_amqplain_sends_login_and_password_as_a_table_without_its_length():
+    # rabbit_auth_mechanism_amqplain parses the response as table entries, no length prefix.
+    target = BrokerTarget.from_url("amqp://üser:pw@h/?auth_mechanism=amqplain")
+    assert target.auth_mechanisms == ("AMQPLAIN",) and target.admin_mechanism == "PLAIN"
+    assert "auth=" not in target.library_url and BrokerTarget.from_url(target.url) == target
+    table = b"\x05LOGINS\x00\x00\x00\x05\xc3\xbcser" + b"\x08PASSWORDS\x00\x00\x00\x02pw"
+    assert _sasl_response("AMQPLAIN", target) == table
+    start_ok = _StartOk(mechanism="AMQPLAIN", response=_sasl_response("AMQPLAIN", target))
+    assert len(table).to_bytes(4, "big") + table + b"\x05en_US" in pamqp_frame.marshal(start_ok, 0)
+
+
+def test_the_preflight_refuses_a_broker_the_admin_connection_cannot_log_in_to():
+    target = BrokerTarget.from_url("amqp://u:secret-pw@h/?auth_mechanism=amqplain")
+    check_admin_mechanism(target, ["PLAIN", "AMQPLAIN"])
+    with pytest.raises(ConnectFailed, match="offers the SASL mechanisms AMQPLAIN, .*aio-pika.* needs PLAIN") as refused:
+        check_admin_mechanism(target, ["AMQPLAIN"])
+    assert "secret-pw" not in str(refused.value)
+
+
+def test_amqplain_logs_in_to_the_managed_node(tls_node, tmp_path):
+    target = replace(tls_node.target, auth_mechanisms=("AMQPLAIN",))
+
+    async def dialogue(target):
+        connection = await WireConnection.open(target)
+        try:
+            await connection.channel()  # the login worked: a channel opens
+        finally:
+            await connection.close()
+        return connection
+
+    connection = asyncio.run(dialogue(target))
+    assert connection.mechanism == "AMQPLAIN" and "AMQPLAIN" in connection.offered_mechanisms
+    # The password in the table is checked: a wrong one is refused.
+    with pytest.raises(ConnectFailed, match="refused the login"):
+        asyncio.run(dialogue(replace(target, password="not-the-password")))
+    run = run_suite(tmp_path, "--amqp-url", target.url, "-k", "ACK-04", "-p", "no:randomly", "-n", "0",
+                    f"--run-dir={tmp_path / 'run'}")
+    assert run.returncode == 0, run.output[-3000:]
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["transport"]["auth_mechanism"] == "AMQPLAIN"
+    stored = run.output + "".join(run.files.values()) + (tmp_path / "run" / "manifest.json").read_text()
+    assert target.password not in stored
+
+
+# -- depth=: intermediate CAs between the broker's certificate and the trusted root --------
+@pytest.mark.parametrize("intermediates, depth, refused", [
+    (0, 0, False), (1, 0, True), (1, 1, False), (2, 1, True), (2, 2, False), (2, None, False)])
+def test_depth_counts_intermediate_cas_as_erlang_does(tmp_path, intermediates, depth, refused):
+    # Erlang ssl's depth, which RabbitMQ's URI parameter is: 0, the trusted root signed the
+    # broker's certificate itself; n, at most n intermediate CAs between them
+    # (https://erlang.org/pipermail/erlang-questions/2012-April/065802.html).
+    root = issuer = ThrowawayCA(tmp_path, "root")
+    for n in range(intermediates):
+        issuer = issuer.intermediate(f"intermediate {n + 1}")
+    server = issuer.issue("server", "localhost", server=True)
+    options = TlsOptions(str(root.cert), depth=depth)
+
+    async def handshake(port):
+        _, writer = await asyncio.open_connection("127.0.0.1", port, ssl=options.context(), server_hostname="localhost")
+        try:
+            check_depth(writer, options)
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError, ssl.SSLError):
+                await writer.wait_closed()
+
+    with tls_front(server.cert, server.key) as port:
+        if refused:
+            with pytest.raises(ChainTooLong, match=f"{intermediates} intermediate CA.*depth={depth}"):
+                asyncio.run(handshake(port))
+        else:
+            asyncio.run(handshake(port))
+
+
+@pytest.fixture(scope="module")
+def behind_intermediate(tls_node):
+    """The managed node reached through a port whose certificate an intermediate CA
+    signed: root (the node's CA, the client's cacertfile) → intermediate → server."""
+    intermediate = tls_node.ca.intermediate("amqp-conformance intermediate CA")
+    server = intermediate.issue("server-via-intermediate", "localhost", server=True)
+    with tls_front(server.cert, server.key, upstream=tls_node.target) as port:
+        yield tls_node.target.with_address("127.0.0.1", port)
+
+
+def test_a_depth_the_chain_fits_runs_the_suite(behind_intermediate, tmp_path):
+    run = run_suite(tmp_path, "--amqp-url", with_tls(behind_intermediate, depth=1).url, "-k", "ACK-04",
+                    "-p", "no:randomly", "-n", "0", f"--run-dir={tmp_path / 'run'}")
+    assert run.returncode == 0, run.output[-3000:]
+    assert run.cases and all(c.outcome == "pass" for c in run.cases), run.output[-3000:]
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["transport"]["peer_verified"] is True
+
+
+def test_a_chain_deeper_than_depth_is_one_line_and_exit_4(behind_intermediate):
+    bad_run(with_tls(behind_intermediate, depth=0).url,
+            "certificate chain too long: 1 intermediate CA above the broker's certificate, depth=0 allows none")
+
+
+def open_admin(target: BrokerTarget) -> None:
+    """The aio-pika admin connection to `target`, opened and closed."""
+    broker = Broker(target, BrokerInfo("RabbitMQ", "", {}, "test", None), "admin", "a")
+
+    async def admin():
+        try:
+            await broker._admin_channel()
+        finally:
+            await broker.cleanup()
+
+    asyncio.run(admin())
+
+
+def test_the_admin_connection_checks_depth_too(behind_intermediate):
+    open_admin(with_tls(behind_intermediate, depth=1))
+    with pytest.raises(ChainTooLong):
+        open_admin(with_tls(behind_intermediate, depth=0))
+
+
+def test_the_admin_connection_checks_the_name_server_name_indication_gives(tls_node):
+    named = tls_node.ca.issue("named-server", "broker.example", server=True, names=("broker.example",))
+    with tls_front(named.cert, named.key, upstream=tls_node.target) as port:
+        behind = tls_node.target.with_address("127.0.0.1", port)
+        open_admin(with_tls(behind, server_name="broker.example"))
+        with pytest.raises(Exception, match="certificate verify failed"):
+            open_admin(with_tls(behind, server_name="other.example"))
 
 
 def test_the_matrix_page_heads_each_broker_with_its_latest_transport():
