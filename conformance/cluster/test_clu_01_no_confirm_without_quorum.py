@@ -8,8 +8,8 @@ import asyncio
 
 import pytest
 
-from amqp_faults.workloads import confirms, drain_queue, message_ids, publish
-from fixtures import MUST, check, observe, rule, timeouts
+from amqp_faults.workloads import confirms, message_ids, publish
+from fixtures import MUST, check, drain_queue, observe, rule, timeouts
 from fixtures.cluster import confirmed_while
 from fixtures.history import expect_none
 from fixtures.rules import QUORUM_QUEUES

@@ -11,9 +11,9 @@ import asyncio
 import pytest
 
 from amqp_faults import silent_peer
-from amqp_faults.workloads import confirms, drain_queue, message_ids, publish
-from fixtures import MUST, check, observe, rule, timeouts
-from fixtures.cluster import ELECTION_WINDOW_S, confirmed_while, consume_until
+from amqp_faults.workloads import confirms, message_ids, publish
+from fixtures import MUST, check, consume_until, drain_queue, observe, rule, timeouts
+from fixtures.cluster import ELECTION_WINDOW_S, confirmed_while
 from fixtures.history import expect_none
 from fixtures.rules import QUORUM_QUEUES
 

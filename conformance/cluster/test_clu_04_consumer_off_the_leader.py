@@ -5,9 +5,8 @@ to a consumer on a third node. (The consumer timeout from such a node is not cov
 
 import pytest
 
-from amqp_faults.workloads import confirms, message_ids, publish, receive
-from fixtures import MUST, check, rule, timeouts
-from fixtures.cluster import consume_until
+from amqp_faults.workloads import confirms, message_ids, publish
+from fixtures import MUST, check, consume_until, receive, rule, timeouts
 from fixtures.history import expect_none
 from fixtures.rules import QUORUM_QUEUES
 

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from amqp_faults.workloads import confirms, message_ids, publish, receive
-from fixtures import MUST, check, observe, rule, timeouts
-from fixtures.cluster import ELECTION_WINDOW_S, consume_until
+from amqp_faults.workloads import confirms, message_ids, publish
+from fixtures import MUST, check, consume_until, observe, receive, rule, timeouts
+from fixtures.cluster import ELECTION_WINDOW_S
 from fixtures.history import expect_none
 from fixtures.rules import CONSUMERS
 

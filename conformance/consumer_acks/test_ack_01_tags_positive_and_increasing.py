@@ -3,7 +3,7 @@ channel, whether the message was pushed (basic.deliver) or pulled (basic.get-ok,
 either ack mode): one sequence per channel. Whether the sequence has no gaps is
 recorded, not judged (RabbitMQ counts 1, 2, 3 …)."""
 
-from fixtures import CONFIRMS, MUST, check, observe, rule
+from fixtures import CONFIRMS, MUST, check, expect_deliveries, observe, rule
 
 RULE = rule("ACK-01", "Delivery tags are positive and increase with every delivery; push and get share one sequence",
             strength=MUST, guide=CONFIRMS, section="consumer-acks-delivery-tags")
@@ -16,7 +16,7 @@ async def test_get_and_push_deliveries_share_one_increasing_sequence(broker):
     async with broker.channel() as channel:
         deliveries = [await channel.get(queue), await channel.get(queue, no_ack=True), await channel.get(queue)]
         await channel.consume(queue)
-        deliveries += [await channel.expect_delivery() for _ in BODIES[3:]]
+        deliveries += await expect_deliveries(channel, len(BODIES[3:]), "pushed deliveries")
 
     tags = [d.delivery_tag for d in deliveries]
     observe("delivery tags in arrival order", tags)

@@ -5,8 +5,8 @@ the consumer receives nothing more."""
 import pytest
 from pamqp.commands import Basic
 
-from fixtures import (CONSUMERS, MUST, QUEUE_TYPES, Delivery, check, expect_open, expect_reply, rule,
-                      timeouts)
+from fixtures import (CONSUMERS, MUST, QUEUE_TYPES, Delivery, check, expect_deliveries, expect_open, expect_reply,
+                      rule, timeouts)
 
 RULE = rule("CON-02", "Cancelling a consumer neither requeues nor discards its unacked deliveries",
             strength=MUST, guide=CONSUMERS, section="unsubscribing")
@@ -19,7 +19,7 @@ async def test_cancel_leaves_unacked_deliveries_ackable_and_stops_deliveries(bro
     channel = await connection.channel()
     await channel.qos(prefetch_count=2)  # the third message waits in the queue
     consumer = await channel.consume(queue)
-    held = [await channel.expect_delivery(), await channel.expect_delivery()]
+    held = await expect_deliveries(channel, 2, "deliveries filling prefetch 2")
 
     await expect_reply(channel, Basic.Cancel(consumer_tag=consumer), Basic.CancelOk,
                        "basic.cancel of a live consumer is answered with cancel-ok")

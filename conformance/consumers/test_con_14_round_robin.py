@@ -3,7 +3,7 @@ round-robin: with two consumers, deliveries alternate between them."""
 
 import pytest
 
-from fixtures import CONSUMERS, QUEUE_TYPES, SHOULD, check, deliveries_across, observe, rule
+from fixtures import CONSUMERS, QUEUE_TYPES, SHOULD, check, observe, receive, rule
 
 RULE = rule("CON-14", "Consumers of equal priority get deliveries round-robin",
             strength=SHOULD, guide=CONSUMERS, section="priority")
@@ -18,7 +18,7 @@ async def test_equal_consumers_receive_in_turn(broker, queue_type):
         for tag in ("consumer-a", "consumer-b"):
             await channel.consume(queue, consumer_tag=tag, no_ack=True)
         await broker.publish(queue, *BODIES)
-        received = [delivery for _, delivery in await deliveries_across([channel], len(BODIES))]
+        received = await receive(channel, len(BODIES))
 
     order = [(d.consumer_tag, d.body) for d in received]
     observe("delivery order", order)

@@ -6,8 +6,8 @@ duplicates are counted, and an unflagged one fails."""
 import pytest
 
 from amqp_faults import down, limit_data, silent_peer
-from amqp_faults.workloads import drain, publish_confirmed, receive
-from fixtures import CONFIRMS, MUST, check, message_ids, rule, timeouts
+from amqp_faults.workloads import drain, publish_confirmed
+from fixtures import CONFIRMS, MUST, check, message_ids, receive, rule, timeouts
 from fixtures.history import expect_none
 
 RULE = rule("FLT-04", "A message delivered twice carries redelivered=true the second time",

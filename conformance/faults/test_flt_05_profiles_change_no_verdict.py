@@ -11,8 +11,7 @@ import pytest
 
 from amqp_faults import slicer
 from amqp_faults.profiles import PROFILES, RULE_FLT_05
-from amqp_faults.workloads import receive
-from fixtures import ConfirmLedger, check, message_ids, observe, timeouts
+from fixtures import ConfirmLedger, check, message_ids, observe, receive, timeouts
 from fixtures.history import expect_none
 from fixtures.verdicts import violation
 from fixtures.wire import ConnectFailed

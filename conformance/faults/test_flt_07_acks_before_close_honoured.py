@@ -6,8 +6,8 @@ travel together through a delayed or sliced link, with no barrier between them."
 import pytest
 
 from amqp_faults import latency, slicer
-from amqp_faults.workloads import drain, publish_confirmed, receive
-from fixtures import CONFIRMS, MUST, check, message_ids, rule, timeouts
+from amqp_faults.workloads import drain, publish_confirmed
+from fixtures import CONFIRMS, MUST, check, message_ids, receive, rule, timeouts
 from fixtures.history import expect_none
 
 RULE = rule("FLT-07", "Acks sent just before a channel close are honoured",

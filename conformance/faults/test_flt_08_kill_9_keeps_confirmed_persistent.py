@@ -9,8 +9,8 @@ how fast the broker persists a fresh declaration."""
 
 import pytest
 
-from amqp_faults.workloads import drain_queue, queue_answers, receive
-from fixtures import CONFIRMS, MUST, ConfirmLedger, CrashQueue, check, message_ids, rule, timeouts
+from fixtures import (CONFIRMS, MUST, ConfirmLedger, CrashQueue, check, drain_queue, message_ids, queue_answers,
+                      receive, rule, timeouts)
 from fixtures.history import expect_none
 
 RULE = rule("FLT-08", "A broker killed (kill -9) and restarted keeps every confirmed persistent message",

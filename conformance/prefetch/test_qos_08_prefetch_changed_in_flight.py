@@ -6,7 +6,7 @@ scope did is recorded."""
 
 import pytest
 
-from fixtures import CONFIRMS, INFO, Closed, deliveries_until_quiet, observe, rule
+from fixtures import CONFIRMS, INFO, Closed, deliveries_until_quiet, expect_deliveries, observe, rule
 
 RULE = rule("QOS-08", "A prefetch lowered in flight may be exceeded briefly, then holds (recorded)",
             strength=INFO, guide=CONFIRMS, section="channel-qos-prefetch")
@@ -24,7 +24,7 @@ async def test_lowered_prefetch_is_eventually_held(broker, global_):
             observe("prefetch with global=true", f"refused: {refused.reply}")
             return
         await channel.consume(queue)
-        in_flight = [await channel.expect_delivery() for _ in range(FIRST)]
+        in_flight = await expect_deliveries(channel, FIRST, "deliveries filling the first prefetch")
         await channel.qos(LOWERED, global_=global_)
 
         # Ack all but one, one at a time: a broker enforcing the new limit sends exactly

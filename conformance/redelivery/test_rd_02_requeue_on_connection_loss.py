@@ -5,7 +5,7 @@ TCP connection is reset without any AMQP close (a crashed client). Toxiproxy fau
 
 import pytest
 
-from fixtures import CONFIRMS, MUST, check, rule, timeouts
+from fixtures import CONFIRMS, MUST, check, expect_deliveries, rule, timeouts
 
 RULE = rule("RD-02", "Losing the connection requeues unacked deliveries with redelivered=true",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")
@@ -27,7 +27,7 @@ async def test_unacked_deliveries_return_redelivered(broker, lose):
     consumer = await broker.connection()
     channel = await consumer.channel()
     await channel.consume(queue)
-    first_deliveries = [await channel.expect_delivery() for _ in BODIES]
+    first_deliveries = await expect_deliveries(channel, len(BODIES), "first deliveries")
     check(not any(d.redelivered for d in first_deliveries), "first deliveries are not flagged redelivered",
           expected="redelivered=false", actual=[d.redelivered for d in first_deliveries])
 

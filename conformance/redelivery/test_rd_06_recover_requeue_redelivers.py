@@ -4,7 +4,7 @@ A broker without basic.recover is unsupported (the probe's reply is the evidence
 
 import pytest
 
-from fixtures import CONFIRMS, MUST, QUEUE_TYPES, check, recover, rule
+from fixtures import CONFIRMS, MUST, QUEUE_TYPES, check, expect_deliveries, recover, rule
 
 RULE = rule("RD-06", "basic.recover(requeue=true) redelivers unacked messages with redelivered=true",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")
@@ -17,10 +17,9 @@ async def test_recover_redelivers_unacked_messages_flagged(broker, queue_type):
     queue = await broker.queue(queue_type, messages=BODIES)
     async with broker.channel() as channel:
         await channel.consume(queue)
-        for _ in BODIES:
-            await channel.expect_delivery()
+        await expect_deliveries(channel, len(BODIES), "first deliveries")
         await recover(channel, requeue=True)
-        again = [await channel.expect_delivery() for _ in BODIES]
+        again = await expect_deliveries(channel, len(BODIES), "redeliveries after basic.recover")
 
     check(sorted(d.body for d in again) == sorted(BODIES), "every unacked message is delivered again",
           expected=sorted(BODIES), actual=sorted(d.body for d in again))

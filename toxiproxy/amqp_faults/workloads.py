@@ -1,12 +1,11 @@
 """The steps fault tests are made of: publish messages with ids and confirms (on
 fixtures.confirms.ConfirmLedger, the suite's one publisher), consume, ack, and drain a
-queue completely on a direct connection. Every wait is bounded; a
-connection the fault has cut ends a step early instead of failing it (the history
-checker judges what happened, not the step)."""
+queue completely on a direct connection (on fixtures.receiving, the suite's one
+receiving vocabulary). Every wait is bounded; a connection the fault has cut ends a
+step early instead of failing it (the history checker judges what happened, not the step)."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -14,10 +13,9 @@ from typing import Callable
 from pamqp import commands as spec
 
 from fixtures import timeouts
-from fixtures.broker import Broker
 from fixtures.confirms import CUT, ConfirmLedger, message_ids
 from fixtures.frames import Command, content
-from fixtures.history import History
+from fixtures.receiving import drain_queue, receive
 from fixtures.verdicts import non_strict, observe
 from fixtures.wire import Confirm, Delivery, NoReply, WireChannel
 
@@ -67,62 +65,10 @@ async def publish_confirmed(faults: FaultInjector, queue: str, ids: list[str], *
     await connection.close()
 
 
-async def receive(channel: WireChannel, count: int, *, within: float | None = None) -> list[Delivery]:
-    """Up to `count` deliveries, bounded; fewer if the connection is cut."""
-    got = []
-    deadline = time.monotonic() + (within or timeouts.REPLY)
-    while len(got) < count:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            break
-        try:
-            got.append(await channel.expect_delivery(timeout=remaining))
-        except (NoReply, *CUT):
-            break
-    return got
-
-
 async def drain(faults: FaultInjector, queue: str, *, expect: set[str], within: float) -> list[Delivery]:
     """Consume (automatic ack) on a direct connection until every id in `expect` has come
     and the queue is empty, or `within` passes: the complete drain the checker needs."""
     return await drain_queue(faults.broker, faults.history, queue, expect=expect, within=within)
-
-
-async def queue_answers(broker: Broker, queue: str, *, within: float) -> int | None:
-    """Poll a passive declare until the queue answers (after a restart its process may
-    still be recovering) or `within` passes; its ready count, or None."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        try:
-            return await broker.ready_count(queue)
-        except Exception:  # noqa: BLE001 - not there yet: a refused or unanswered declare
-            await asyncio.sleep(0.2)
-    return None
-
-
-async def drain_queue(broker: Broker, history: History, queue: str, *, expect: set[str],
-                      within: float) -> list[Delivery]:
-    """drain() for a broker with no proxy in front (a crashed and restarted node)."""
-    connection = history.watch(await broker.connection(target=broker.target))
-    channel = await connection.channel()
-    await channel.consume(queue, consumer_tag="drain", no_ack=True)
-    got: list[Delivery] = []
-    deadline = time.monotonic() + within
-    while True:
-        remaining = deadline - time.monotonic()
-        missing = expect - {d.message_id for d in got}
-        if not missing and await broker.ready_count(queue) == 0:
-            # Deliveries already on the wire arrive within a round trip.
-            got.extend(await receive(channel, 10 ** 6, within=0.1))
-            break
-        if remaining <= 0:
-            break
-        try:
-            got.append(await channel.expect_delivery(timeout=min(remaining, 0.5)))
-        except NoReply:
-            continue
-    await connection.close()
-    return got
 
 
 # -- a consumer cut off by a fault (RD-02 through faults, FLT-03) ----------------------------------
