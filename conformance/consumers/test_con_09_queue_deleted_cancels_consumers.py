@@ -3,16 +3,15 @@ basic.cancel (RabbitMQ's consumer cancel notification, for clients that advertis
 consumer_cancel_notify, as this one does).
 
 Brokers have deadlocked on deleting a queue that has a consumer (garagemq 2020): every
-wait here is bounded, and a delete that is never answered is reported as such."""
+wait here is bounded, and a delete that is never answered is reported as such; the rule
+is listed among the wedges of conformance/brokers.toml, so it runs last, on a node of its own."""
 
-import pytest
 from pamqp.commands import Basic, Queue
 
 from fixtures import CONSUMER_CANCEL, MUST, check, expect_reply, observe, rule, timeouts, unsupported
 
 RULE = rule("CON-09", "Deleting a queue sends basic.cancel to its consumers",
             strength=MUST, guide=CONSUMER_CANCEL, section="overview")
-pytestmark = pytest.mark.may_wedge_broker(order=1)  # run last: a deadlocked broker answers nothing after this
 
 
 async def test_deleting_a_queue_cancels_its_consumer(broker):

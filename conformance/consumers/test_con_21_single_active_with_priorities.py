@@ -31,10 +31,10 @@ async def test_higher_priority_consumer_takes_over_after_the_active_one_settles(
     early = await deliveries_across([a_channel, b_channel], 1, within=timeouts.NEGATIVE_WINDOW)
     observe("while a holds m1", who_got(early) or "nothing")
     if early and early[0][0] is a_channel:
-        missing_feature(broker, "single-active-consumer priority takeover on quorum queues",
+        missing_feature(broker, "single-active-consumer-priority-takeover",
                         f"m2, published after consumer-2 (x-priority 3) attached, went to consumer-1 "
                         f"(x-priority 1) while it still held m1: {who_got(early)}",
-                        rabbitmq_since=(4, 0), expected="m2 held back until consumer-1 settles m1")
+                        queue_type="quorum", expected="m2 held back until consumer-1 settles m1")
     check(not early, "no consumer receives while the active one quiesces with an unsettled delivery",
           expected="nothing", actual=who_got(early))
 

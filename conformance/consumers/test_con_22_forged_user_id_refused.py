@@ -28,7 +28,7 @@ async def test_a_forged_user_id_is_refused(broker):
             if delivered:
                 seen = f"accepted and delivered with user_id={delivered[0].properties.user_id!r}"
                 observe("outcome seen", seen)
-                missing_feature(broker, "validated user-id", f"published with user_id={FORGED!r} as "
+                missing_feature(broker, "validated-user-id", f"published with user_id={FORGED!r} as "
                                 f"{broker.target.username!r}: {seen}", expected="channel.close 406")
         await expect_closed(channel, code=406, text=f"user_id property set to '{FORGED}'",
                             requirement="a message with a forged user-id is refused")

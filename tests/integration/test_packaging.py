@@ -25,7 +25,8 @@ import pytest
 from amqp_faults.server import cached_binary
 from fixtures.cli import pytest_args
 from fixtures.managed_brokers import RabbitMQNode
-from fixtures.plugin import SUITE_INI
+from fixtures.plugin import SUITE_PLUGINS
+from fixtures.session import SUITE_INI
 from tests.suite_runs import REPO, SEVEN_RULES
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text())
@@ -38,6 +39,19 @@ def test_the_plugin_supplies_the_checkouts_pytest_settings():
     """An installed run has no pyproject.toml: the plugin gives the same settings."""
     ini = PYPROJECT["tool"]["pytest"]["ini_options"]
     assert {k: str(ini[k]).lower() if isinstance(ini[k], bool) else str(ini[k]) for k in SUITE_INI} == SUITE_INI
+
+
+def test_one_entry_point_loads_every_part_of_the_suite():
+    """pytest11 names fixtures.plugin alone; it loads each plugin module of the suite,
+    the same list a checkout's conftest.py and the command load."""
+    import importlib
+
+    import conftest
+
+    assert PYPROJECT["project"]["entry-points"]["pytest11"] == {"fixtures.plugin": "fixtures.plugin"}
+    assert conftest.pytest_plugins == ["fixtures.plugin"] and "fixtures.plugin" in pytest_args([], Path("r"))
+    for name in SUITE_PLUGINS:
+        assert any(callable(v) and k.startswith("pytest_") for k, v in vars(importlib.import_module(name)).items()), name
 
 
 def test_the_command_stores_its_run_like_ci_suite(tmp_path):

@@ -24,7 +24,7 @@ from fixtures.certs import ThrowawayCA
 from fixtures.managed_brokers import GarageMQ, RabbitMQTLSNode
 from fixtures.target import BadTargetError, BrokerTarget, mask_url
 from fixtures.tls import ChainTooLong, TlsOptions, check_depth
-from fixtures.plugin import check_admin_mechanism
+from fixtures.session import check_admin_mechanism
 from fixtures.wire import ConnectFailed, WireConnection, _sasl_response, _StartOk
 from tests.suite_runs import REPO, run_suite
 

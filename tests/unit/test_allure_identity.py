@@ -1,11 +1,12 @@
 """What makes a case its own Allure test: parameter values that are the same in every run
-and different for every case (fixtures/run_store.py)."""
+and different for every case (fixtures/run_store.py, fixtures/verdict.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fixtures.run_store import case_history_id, stable_value
+from fixtures.run_store import case_history_id
+from fixtures.verdict import stable_value
 
 
 def lose_cleanly():

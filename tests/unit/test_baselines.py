@@ -81,3 +81,22 @@ def test_two_cases_of_one_rule_need_labels_to_have_keys_of_their_own(tmp_path):
     assert case_key(Item()) == "ACK-08"
     assert case_key(Item(label)) == "ACK-08/outstanding"
     assert case_key(Item(label, "flt05-latency")) == "ACK-08/outstanding[flt05-latency]"
+
+
+def test_a_deviation_is_decided_in_one_place_and_the_run_only_counts_it(tmp_path):
+    """fixtures.verdict classifies each case once, into its CaseResult; nothing else calls
+    classify, and the baseline run records the result's deviation as it stands."""
+    from fixtures.baselines import BaselineRun
+    from fixtures.outcomes import CaseResult
+    from tests.suite_runs import REPO
+
+    callers = sorted(str(p.relative_to(REPO)) for folder in ("fixtures", "toxiproxy", "reports")
+                     for p in (REPO / folder).rglob("*.py") if "classify(" in p.read_text())
+    assert callers == ["fixtures/baselines.py", "fixtures/verdict.py"], callers
+    (tmp_path / "b.toml").write_text('[cases."RD-01[classic]"]\noutcome = "fail"\nreason = "r"\nreference = "x"\n')
+    run = BaselineRun(str(tmp_path / "b.toml"), writing=False)
+    run.record(CaseResult("RD-01", "RD-01[classic]", "fail", baseline="fail", deviation=KNOWN))
+    run.record(CaseResult("PC-02", "PC-02", "fail", evidence="why", deviation=NEW))
+    run.record(CaseResult("ACK-04", "ACK-04", "pass"))
+    assert run.known == ["RD-01[classic]: fail"] and run.changes == ["PC-02: fail (baseline: pass (not listed))"]
+    assert run.seen["RD-01[classic]"].reason == "r" and run.seen["PC-02"].reason == "why"

@@ -22,8 +22,8 @@ import pytest
 from fixtures import verdicts
 from fixtures.history import History, check_history
 from fixtures.wire import ConnectFailed
-from fixtures.plugin import CONFORMANCE_DIR, STATE, rule_of
-from fixtures.rules import Strength
+from fixtures.rules import CONFORMANCE_DIR, Strength, rule_of
+from fixtures.session_state import STATE
 
 from .client import ToxiproxyAPI, ToxiproxyError
 from .faults import FaultInjector
