@@ -29,6 +29,8 @@ from toxiproxy import Toxiproxy
 from toxiproxy.exceptions import InvalidToxic, NotFound, ProxyExists
 from toxiproxy.proxy import Proxy
 
+from fixtures.managed_brokers import free_port
+
 HTTP_TIMEOUT_S = 5.0
 _LOCK = threading.RLock()
 
@@ -125,7 +127,10 @@ class ToxiproxyAPI:
         except (ValueError, KeyError, TypeError):
             return body.decode(errors="replace").strip()
 
-    def create_proxy(self, name: str, upstream: str, listen: str = "127.0.0.1:0") -> "FaultProxy":
+    def create_proxy(self, name: str, upstream: str, listen: str | None = None) -> "FaultProxy":
+        # A disabled proxy listens again on its port when enabled: a port below the
+        # ephemeral range (free_port) cannot have been handed to another socket meanwhile.
+        listen = listen or f"127.0.0.1:{free_port()}"
         with self._endpoint():
             proxy = self._server.create(upstream=upstream, name=name, listen=listen)
         return FaultProxy(self, proxy)

@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+from fixtures.managed_brokers import free_port
 
 from .client import ToxiproxyAPI, ToxiproxyError
 
@@ -53,12 +54,6 @@ def _die_with_parent() -> None:
         pass
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class ToxiproxyServer:
     """A toxiproxy-server process owned by this run; `url` once started."""
 
@@ -69,7 +64,7 @@ class ToxiproxyServer:
         self.log_file = Path(tempfile.mkstemp(prefix="amqpc-toxiproxy-", suffix=".log")[1])
 
     def start(self) -> str:
-        port = _free_port()
+        port = free_port()
         with open(self.log_file, "wb") as log:
             self.process = subprocess.Popen(
                 [str(self.binary), "-host", "127.0.0.1", "-port", str(port)],
