@@ -113,7 +113,9 @@ async def test_a_frame_cut_across_reads_is_marked_split():
 
 
 def test_every_must_rule_has_a_mutant_and_every_mutant_names_catalogue_rules():
-    covered = {rule_id for mutant in MUTANTS.values() for rule_id in mutant.breaks}
+    from tests.cluster_mutants import CLUSTER_MUTANTS
+
+    covered = {rule_id for mutant in [*MUTANTS.values(), *CLUSTER_MUTANTS.values()] for rule_id in mutant.breaks}
     assert set(MUST_RULES) - covered - set(NOT_EXPRESSIBLE) == set()
     assert covered <= set(MUST_RULES) | set(SHOULD_RULES)
-    assert all(m.description for m in MUTANTS.values())
+    assert all(m.description for m in [*MUTANTS.values(), *CLUSTER_MUTANTS.values()])
