@@ -42,6 +42,18 @@ def test_an_unreachable_broker_is_one_error_not_one_per_test():
                    f"cannot connect to 127.0.0.1:{port}")
 
 
+def test_a_malformed_url_in_a_list_of_node_urls():
+    one_clear_line(run_suite("--amqp-url", "amqp://u:pw@127.0.0.1:1/", "--amqp-url", "amqp://u:pw@127.0.0.1:2/,http://x/"),
+                   "malformed broker URL", "amqp:// or amqps://")
+
+
+def test_an_unreachable_node_in_a_list_of_urls_is_named():
+    port = free_port()
+    with GarageMQ() as target:
+        one_clear_line(run_suite("--amqp-url", f"{target.url},amqp://u:secret@127.0.0.1:{port}/"),
+                       f"cannot connect to 127.0.0.1:{port}", "(node 2 of 2 in --amqp-url)")
+
+
 def test_a_wrong_password_is_named_and_never_printed():
     with GarageMQ() as target:
         text = one_clear_line(

@@ -10,6 +10,7 @@ import pytest
 
 from fixtures.cluster import RabbitMQCluster, RabbitMQ40Cluster, RabbitMQ43Cluster
 from fixtures.provisioned_brokers import ROOTS
+from tests.suite_runs import run_suite
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
 HEAL_WINDOW_S = 15.0  # rabbit_node_monitor pings down nodes every second
@@ -55,3 +56,25 @@ def test_three_nodes_form_cut_one_pair_heal_and_stop(kind):
         cluster.cleanup()
     assert all(p is None or p.poll() is not None for p in processes)
     assert not cluster.workdir.exists() and not any(n.workdir.exists() for n in cluster.nodes)
+
+
+@pytest.mark.cluster
+def test_a_cluster_at_urls_runs_the_rules_without_faults_and_no_others(tmp_path):
+    """A cluster the user runs, given as one --amqp-url per node (here: the managed
+    cluster's nodes, comma-separated): CLU-04 injects no fault and is judged there; the
+    fault rules are unsupported, each with the one reason; the run is a cluster column."""
+    cluster = RabbitMQCluster()
+    try:
+        cluster.start()
+        urls = ",".join(t.url for t in cluster.targets)
+        run = run_suite(tmp_path, "--amqp-url", urls, "-p", "no:xdist", "-m", "cluster", "--no-baseline",
+                        "--consumer-timeout-ms", str(cluster.consumer_timeout_ms),
+                        "--consumer-timeout-check-ms", str(cluster.nodes[0].channel_tick_ms), timeout=300)
+    finally:
+        cluster.cleanup()
+    outcomes = {case.name: (case.properties.get("rule"), case.outcome, case.failure) for case in run.cases}
+    assert len(outcomes) >= 7, run.output[-3000:]
+    for name, (rule_id, outcome, failure) in outcomes.items():
+        assert outcome == ("pass" if rule_id == "CLU-04" else "unsupported"), (name, outcome, failure)
+    assert cluster.password not in run.output
+    assert run.files["junit.xml"].count("which the suite can do only to a cluster it starts") >= 5, run.files["junit.xml"]

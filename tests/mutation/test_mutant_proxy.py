@@ -13,6 +13,7 @@ from pamqp.header import ContentHeader, ProtocolHeader
 
 from tests.mutation.mutant_proxy import TO_BROKER, TO_CLIENT, Link, MutantProxy
 from tests.mutation.mutants import MUST_RULES, MUTANTS, NOT_EXPRESSIBLE, SHOULD_RULES
+from tests.mutation.cluster_mutants import CLUSTER_MUTANTS
 
 
 class CollectingWriter:
@@ -113,7 +114,7 @@ async def test_a_frame_cut_across_reads_is_marked_split():
 
 
 def test_every_must_rule_has_a_mutant_and_every_mutant_names_catalogue_rules():
-    covered = {rule_id for mutant in MUTANTS.values() for rule_id in mutant.breaks}
+    covered = {rule_id for mutant in [*MUTANTS.values(), *CLUSTER_MUTANTS.values()] for rule_id in mutant.breaks}
     assert set(MUST_RULES) - covered - set(NOT_EXPRESSIBLE) == set()
     assert covered <= set(MUST_RULES) | set(SHOULD_RULES)
-    assert all(m.description for m in MUTANTS.values())
+    assert all(m.description for m in [*MUTANTS.values(), *CLUSTER_MUTANTS.values()])

@@ -96,6 +96,20 @@ def test_a_second_delivery_without_the_flag_is_an_unflagged_redelivery():
     assert verdict.not_redelivered == [] and verdict.lost == []
 
 
+def test_two_deliveries_in_one_burst_on_two_connections_have_no_order():
+    """A flagged and an unflagged delivery of one message recorded in the same
+    millisecond on two connections: the broker's order is unknown, so no finding; a
+    second apart, the later unflagged one is one."""
+    flagged = deliver("a", 9, redelivered=True, connection=3, no_ack=True)
+    unflagged = deliver("a", 4, connection=2, no_ack=True)
+    unflagged["t"] = flagged["t"] + 0.001
+    assert check_history(published_and_confirmed("a") + [flagged, unflagged]).unflagged_redeliveries == []
+    unflagged["t"] = flagged["t"] + 1.0
+    assert check_history(published_and_confirmed("a") + [flagged, unflagged]).unflagged_redeliveries == ["a"]
+    same_connection = dict(unflagged, connection=3, t=flagged["t"] + 0.001)
+    assert check_history(published_and_confirmed("a") + [flagged, same_connection]).unflagged_redeliveries == ["a"]
+
+
 def test_a_message_published_twice_may_be_delivered_twice_unflagged():
     events = [publish(1, "a"), publish(2, "a"), confirm(2, multiple=True),
               deliver("a", 1, no_ack=True), deliver("a", 2, no_ack=True)]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from fixtures.target import BadTargetError, BrokerTarget, mask_secrets, mask_url
+from fixtures.target import BadTargetError, BrokerTarget, mask_secrets, mask_url, targets_from_urls
 
 
 @pytest.mark.parametrize("url, expected", [
@@ -70,3 +70,29 @@ def test_secrets_are_masked_and_nothing_else():
     assert mask_secrets(log, ["s3cr3t-Zq"], keep=("guest",)) == log.replace("s3cr3t-Zq", "***")
     # a password equal to the user name (guest/guest) would rewrite every mention of the user
     assert mask_secrets(log, ["guest"], keep=("guest",)) == log
+
+
+@pytest.mark.parametrize("values", [
+    ["amqp://u:p@h1:1/v,amqp://u:p@h2:2/v,amqps://u:p@h3:3/v"],  # comma-separated
+    ["amqp://u:p@h1:1/v", "amqp://u:p@h2:2/v , amqps://u:p@h3:3/v"],  # repeated, and mixed
+])
+def test_a_list_of_node_urls_keeps_its_order(values):
+    assert [(t.host, t.port, t.tls) for t in targets_from_urls(values)] == [("h1", 1, False), ("h2", 2, False),
+                                                                             ("h3", 3, True)]
+
+
+def test_a_comma_inside_one_url_does_not_split_it():
+    (only,) = targets_from_urls(["amqp://u:pa,ss@h:1/"])
+    assert only.password == "pa,ss"
+
+
+@pytest.mark.parametrize("values, message", [
+    (["amqp://h1,"], "an empty element"),
+    (["amqp://h1,foo"], "each URL with its scheme"),
+    (["amqp://h1,http://h2"], "scheme must be amqp:// or amqps://"),
+    (["amqp://u:secret@h1:1/", "amqp://u:secret@h1:1/"], "twice"),
+])
+def test_a_bad_list_of_urls_is_one_clear_error(values, message):
+    with pytest.raises(BadTargetError, match=message) as raised:
+        targets_from_urls(values)
+    assert "secret" not in str(raised.value)

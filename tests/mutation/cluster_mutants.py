@@ -1,0 +1,103 @@
+"""Live mutants of the cluster rules: the frame-rewriting proxy of tests/mutant_proxy.py in
+front of one node of the managed cluster, so that the cluster behaves like one that
+breaks a CLU rule. The single-node mutation node cannot host them (tests/mutants.py lists
+the CLU rules as not expressible there); tests/mutation/test_cluster_mutants.py runs them.
+
+Loaded into a suite run as a pytest plugin (`-p tests.mutation.cluster_mutants`, with
+`--broker rabbitmq-cluster -n 0`): every case of a rule a cluster mutant breaks runs
+twice in the one session, through the pass-through proxy (the control: its verdict must
+not move) and through the mutant. The proxy stands in front of node 2 (index 1), which
+every CLU rule uses as a majority node; each case gets a proxy of its own. What the proxy
+did is attached to the case as JUnit properties (`mutant_dropped`, `mutant_proxy_errors`).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from pamqp import commands as spec
+
+from fixtures.cluster import cluster_of
+from tests.mutation.mutant_proxy import Identity, MutantProxy
+from tests.mutation.mutants.base import Mutant
+
+FRONTED_NODE = 1  # 0-based: node 2, in the majority of every CLU rule's fault
+
+
+def fault_removed(events: list[dict], name: str) -> bool:
+    """A history's fault `name` was applied and removed again (the heal)."""
+    return any(e["kind"] == "fault" and e["name"] == name and e["phase"] == "removed" for e in list(events))
+
+
+class DeliveryLostAfterHeal(Mutant):
+    """Once the partition has healed, the first delivery of a message this node had
+    confirmed never reaches the client; for a manual-ack consumer the proxy acks it to
+    the broker, so the broker too counts it consumed: a confirmed message lost at the heal."""
+
+    breaks = ("CLU-03",)
+
+    def __init__(self) -> None:
+        self.healed = lambda: False  # set by the plugin: has the test's partition healed?
+        self.dropped: str | None = None
+        self._confirmed: set[str] = set()
+        self._pending: dict[tuple[int, int, int], str] = {}  # (link, channel, seq) -> message id
+        self._lock = threading.Lock()  # one proxy thread, but links interleave
+
+    def from_client(self, link, cmd):
+        channel = link.tracker.channel(cmd.channel)
+        if isinstance(cmd.method, spec.Basic.Publish) and channel.mode == "confirm" and cmd.properties:
+            self._pending[(link.id, cmd.channel, channel.next_seq)] = cmd.properties.message_id
+        return None
+
+    def from_broker(self, link, cmd):
+        m, channel = cmd.method, link.tracker.channel(cmd.channel)
+        if isinstance(m, spec.Basic.Ack) and channel.mode == "confirm":
+            seqs = [s for s in channel.unresolved if s <= m.delivery_tag] if m.multiple else [m.delivery_tag]
+            with self._lock:
+                self._confirmed.update(self._pending.pop((link.id, cmd.channel, s), None) for s in seqs)
+        elif isinstance(m, spec.Basic.Deliver) and cmd.properties:
+            with self._lock:
+                if self.dropped or not self.healed() or cmd.properties.message_id not in self._confirmed:
+                    return None
+                self.dropped = cmd.properties.message_id
+            if not channel.consumers.get(m.consumer_tag, False):
+                link.to_broker(cmd.channel, spec.Basic.Ack(delivery_tag=m.delivery_tag))
+            return []
+        return None
+
+
+CLUSTER_MUTANTS: dict[str, Mutant] = {m.name: m for m in (DeliveryLostAfterHeal(),)}
+PASS_THROUGH = Identity.name
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    rule = getattr(metafunc.module, "RULE", None)
+    fronts = [PASS_THROUGH] + [name for name, m in CLUSTER_MUTANTS.items() if rule and rule.id in m.breaks]
+    if len(fronts) > 1:
+        metafunc.parametrize("cluster_front", fronts, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def cluster_front(request: pytest.FixtureRequest):
+    """The proxy in front of node 2 for a case of a rule a cluster mutant breaks."""
+    from fixtures.plugin import STATE
+
+    name = getattr(request, "param", None)
+    managed = cluster_of(request.config.stash[STATE])
+    if name is None or managed is None:
+        yield None
+        return
+    mutation = type(CLUSTER_MUTANTS[name])() if name != PASS_THROUGH else Identity()
+    if isinstance(mutation, DeliveryLostAfterHeal):
+        history = request.getfixturevalue("history")
+        mutation.healed = lambda: fault_removed(history.events, "partition")
+    node = managed.nodes[FRONTED_NODE].target
+    with MutantProxy(node.host, node.port, mutation) as proxy:
+        managed.fronts[FRONTED_NODE] = node.with_address("127.0.0.1", proxy.port)
+        try:
+            yield proxy
+        finally:
+            del managed.fronts[FRONTED_NODE]
+            request.node.user_properties.append(("mutant_dropped", getattr(mutation, "dropped", None) or "-"))
+            request.node.user_properties.append(("mutant_proxy_errors", "; ".join(proxy.errors) or "-"))
