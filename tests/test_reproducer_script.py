@@ -114,7 +114,7 @@ def suite_run_on_garagemq() -> str:
                 (1.45, 0, commands.Connection.CloseOk())]
     connection = SimpleNamespace(sent=[(at, ch, frame.marshal(value, ch)) for at, ch, value in sent],
                                  received=[(at, ch, frame.marshal(value, ch)) for at, ch, value in received])
-    setup = [(0.5, "declare", ("q1", {"x-queue-type": "classic"})), (0.6, "publish", ("q1", [b"m1"], False)),
+    setup = [(0.5, "declare", ("q1", {"x-queue-type": "classic"})), (0.6, "publish", ("q1", [(b"m1", "id-1")], False)),
              (1.2, "count", ("q1", 1))]
     return reproducer.script(case="ACK-03[ack]", nodeid="conformance/x.py::test_ack[ack]", rule="ACK-03",
                              title="an unknown tag closes the channel", expected="channel.close 406",
