@@ -29,10 +29,15 @@ def test_model_check():
 '''
 
 
+def checkout_env() -> dict:
+    """This checkout's fixtures and fault plugin, not the ones the shared venv installed."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "toxiproxy")])}
+
+
 def run(tmp_path, *args):
     (tmp_path / "conftest.py").write_text(CONFTEST)
     (tmp_path / "test_model.py").write_text(textwrap.dedent(CASES))
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = checkout_env()
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "-p",
                            "no:xdist", "--rootdir", str(tmp_path), "-c", os.devnull, str(tmp_path), *args],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
@@ -55,6 +60,6 @@ def test_other_tests_keep_the_long_form(tmp_path):
     (tmp_path / "test_model.py").write_text(textwrap.dedent(CASES).replace("RULE = ", "NOT_A_RULE = "))
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "-p",
                            "no:xdist", "--rootdir", str(tmp_path), "-c", os.devnull, str(tmp_path)],
-                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True,
+                          cwd=tmp_path, env=checkout_env(), capture_output=True,
                           text=True, timeout=120)
     assert "only_the_long_form_shows_this_line" in done.stdout, done.stdout
