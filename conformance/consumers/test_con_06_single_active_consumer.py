@@ -17,6 +17,9 @@ RULE = rule("CON-06", "Single active consumer: one consumer receives; another ta
             strength=MUST, guide=CONSUMERS, section="single-active-consumer")
 
 
+@pytest.mark.not_replayable_alone(
+    "Qpid Broker-J's single-active-consumer dispatch races: the same frames deliver m1 to consumer-1 in one run "
+    "and nothing at all in another (its baseline, CON-06), so a replay cannot be compared frame by frame")
 @pytest.mark.parametrize("handover", ["cancel", "channel-close"])
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
 async def test_one_consumer_receives_and_another_takes_over(broker, queue_type, handover):

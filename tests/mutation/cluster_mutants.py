@@ -1,6 +1,6 @@
 """Live mutants of the cluster rules: the frame-rewriting proxy of tests/mutant_proxy.py in
 front of one node of the managed cluster, so that the cluster behaves like one that
-breaks a CLU rule. The single-node mutation node cannot host them (tests/mutants.py lists
+breaks a CLU rule. The single-node mutation node cannot host them (tests/mutation/mutants/ lists
 the CLU rules as not expressible there); tests/mutation/test_cluster_mutants.py runs them.
 
 Loaded into a suite run as a pytest plugin (`-p tests.mutation.cluster_mutants`, with

@@ -1,0 +1,51 @@
+"""The cases whose reproducers tests/integration/test_reproducers.py replays, derived, never typed:
+the deterministic deviations of a broker's baseline (fail or non-strict, with no other
+outcome in `also`) whose reproducer can be replayed alone (fixtures.reproducer).
+
+Loaded into a suite run with `-p tests.integration.replay_cases`: with AMQPC_REPLAY_BROKER=<broker>
+it keeps only those cases, and writes the keys it kept, and the ones it left out as not
+replayable alone (with the reason), as JSON to AMQPC_REPLAY_LIST."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from fixtures import baselines, reproducer
+from fixtures.outcomes import Outcome
+
+DEVIATIONS = (str(Outcome.FAIL), str(Outcome.NON_STRICT))
+
+
+def deterministic_deviations(broker: str) -> dict[str, baselines.Expectation]:
+    """The baseline's fail and non-strict cases that show one outcome only."""
+    return {case: expected for case, expected in baselines.load(baselines.path_of(broker)).items()
+            if expected.outcome in DEVIATIONS and not expected.also}
+
+
+@pytest.hookimpl(trylast=True)  # after the suite's plugin has marked the items
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    broker = os.environ.get("AMQPC_REPLAY_BROKER")
+    if not broker:
+        return
+    wanted = deterministic_deviations(broker)
+    kept, not_replayable = [], {}
+    for item in items:
+        case = baselines.case_key(item)
+        if case not in wanted:
+            continue
+        why = reproducer.not_replayable_because(item, item.module.RULE.id)
+        if why is None:
+            kept.append(item)
+        else:
+            not_replayable[case] = why
+    config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+    items[:] = kept
+    Path(os.environ["AMQPC_REPLAY_LIST"]).write_text(json.dumps({
+        "replayable": sorted(baselines.case_key(item) for item in kept),
+        "not_replayable": not_replayable,
+        "not_collected": sorted(set(wanted) - {baselines.case_key(i) for i in kept} - set(not_replayable)),
+    }, indent=1))

@@ -1,0 +1,156 @@
+"""A generated reproducer (fixtures/reproducer) runs alone against a broker and says
+whether the broker's replies are the same as in the suite's run: checked here against
+two small fake brokers that differ only in the reply text of one channel close, with no
+real broker (tests/integration/test_reproducers.py replays real ones)."""
+
+import secrets
+import socketserver
+import struct
+import subprocess
+import sys
+import threading
+from types import SimpleNamespace
+
+import pytest
+from pamqp import commands, frame
+
+from fixtures import reproducer
+
+GARAGE_TEXT = "PRECONDITION_FAILED - Delivery tag [1] not found"
+RABBIT_TEXT = "PRECONDITION_FAILED - unknown delivery tag 1"
+
+
+def fake_broker(close_text: str):
+    """A TCP server speaking just enough AMQP 0-9-1: an ack closes the channel with 406 and `close_text`."""
+    ready = {}
+
+    class Handler(socketserver.BaseRequestHandler):
+        def handle(self):
+            sock, unread, consumers = self.request, b"", set()
+
+            def send(value, channel=0):
+                sock.sendall(frame.marshal(value, channel))
+
+            def frames():
+                nonlocal unread
+                while True:
+                    while len(unread) >= 8 and len(unread) >= struct.unpack(">I", unread[3:7])[0] + 8:
+                        size = struct.unpack(">I", unread[3:7])[0] + 8
+                        data, unread = unread[:size], unread[size:]
+                        yield frame.unmarshal(data)[1:]
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        return
+                    unread += chunk
+
+            sock.recv(8)  # the protocol header
+            send(commands.Connection.Start(mechanisms="PLAIN", locales="en_US"))
+            for channel, value in frames():
+                if isinstance(value, commands.Connection.StartOk):
+                    send(commands.Connection.Tune(channel_max=16, frame_max=131072, heartbeat=0))
+                elif isinstance(value, commands.Connection.Open):
+                    send(commands.Connection.OpenOk())
+                elif isinstance(value, commands.Channel.Open):
+                    send(commands.Channel.OpenOk(), channel)
+                elif isinstance(value, commands.Queue.Declare):
+                    ready.setdefault(value.queue, 0)
+                    send(commands.Queue.DeclareOk(value.queue, ready[value.queue], 0), channel)
+                elif isinstance(value, commands.Basic.Publish):
+                    ready[value.routing_key] = ready.get(value.routing_key, 0) + 1
+                elif isinstance(value, commands.Queue.Delete):
+                    send(commands.Queue.DeleteOk(ready.pop(value.queue, 0)), channel)
+                elif isinstance(value, commands.Basic.Consume):
+                    tag = value.consumer_tag or f"gen-{secrets.token_hex(4)}"  # a tag made up anew each time
+                    consumers.add(tag)
+                    send(commands.Basic.ConsumeOk(tag), channel)
+                elif isinstance(value, commands.Basic.Cancel):
+                    if value.consumer_tag in consumers:
+                        send(commands.Basic.CancelOk(value.consumer_tag), channel)
+                    else:
+                        send(commands.Channel.Close(404, "NOT_FOUND - no such consumer", 60, 30), channel)
+                elif isinstance(value, commands.Basic.Ack):
+                    send(commands.Channel.Close(406, close_text, 60, 80), channel)
+                elif isinstance(value, commands.Connection.Close):
+                    send(commands.Connection.CloseOk())
+                    return
+
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture
+def brokers():
+    servers = {"garagemq": fake_broker(GARAGE_TEXT), "rabbitmq": fake_broker(RABBIT_TEXT)}
+    yield {name: f"amqp://guest:guest@127.0.0.1:{server.server_address[1]}/" for name, server in servers.items()}
+    for server in servers.values():
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_consumer_tag_the_broker_made_up_is_this_run_s_in_the_replay(tmp_path, brokers):
+    sent = [(1.0, 1, commands.Channel.Open()), (1.1, 1, commands.Basic.Consume(queue="q1")),
+            (1.2, 1, commands.Basic.Cancel(consumer_tag="gen-suite"))]
+    received = [(1.05, 1, commands.Channel.OpenOk()), (1.15, 1, commands.Basic.ConsumeOk("gen-suite")),
+                (1.25, 1, commands.Basic.CancelOk("gen-suite"))]
+    connection = SimpleNamespace(sent=[(at, ch, frame.marshal(value, ch)) for at, ch, value in sent],
+                                 received=[(at, ch, frame.marshal(value, ch)) for at, ch, value in received])
+    script = tmp_path / "tag.py"
+    script.write_text(reproducer.script(case="CON-99", nodeid="x", rule="CON-99", title="t", expected="e", seen="s",
+                                        setup=[(0.5, "declare", ("q1", {}))], connections=[connection],
+                                        not_replayable=None))
+    done = subprocess.run([sys.executable, str(script), brokers["garagemq"]], capture_output=True, text=True,
+                          timeout=60)
+    assert "Basic.CancelOk" in done.stdout and "same replies as in the suite's run: yes" in done.stdout, done.stdout
+
+
+def suite_run_on_garagemq() -> str:
+    """The reproducer the suite would write for an unknown-tag ack that garagemq closes with its own text."""
+    sent = [(1.0, 1, commands.Channel.Open()), (1.1, 1, commands.Basic.Ack(delivery_tag=1)),
+            (1.3, 1, commands.Channel.CloseOk()), (1.4, 0, commands.Connection.Close(200, "bye", 0, 0))]
+    received = [(1.05, 1, commands.Channel.OpenOk()), (1.15, 1, commands.Channel.Close(406, GARAGE_TEXT, 60, 80)),
+                (1.45, 0, commands.Connection.CloseOk())]
+    connection = SimpleNamespace(sent=[(at, ch, frame.marshal(value, ch)) for at, ch, value in sent],
+                                 received=[(at, ch, frame.marshal(value, ch)) for at, ch, value in received])
+    setup = [(0.5, "declare", ("q1", {"x-queue-type": "classic"})), (0.6, "publish", ("q1", [(b"m1", "id-1")], False)),
+             (1.2, "count", ("q1", 1))]
+    return reproducer.script(case="ACK-03[ack]", nodeid="conformance/x.py::test_ack[ack]", rule="ACK-03",
+                             title="an unknown tag closes the channel", expected="channel.close 406",
+                             seen=GARAGE_TEXT, setup=setup, connections=[connection], not_replayable=None)
+
+
+def test_the_script_sees_the_same_replies_on_the_same_broker_and_the_difference_elsewhere(tmp_path, brokers):
+    script = tmp_path / reproducer.file_name("ACK-03[ack]")
+    script.write_text(suite_run_on_garagemq())
+    assert script.name == "ACK-03_ack.py"
+    runs = {name: subprocess.run([sys.executable, str(script), url], capture_output=True, text=True, timeout=60)
+            for name, url in brokers.items()}
+    same, other = runs["garagemq"], runs["rabbitmq"]
+    assert same.returncode == 0 and "same replies as in the suite's run: yes" in same.stdout, same.stdout + same.stderr
+    assert "admin: q1 holds 1 ready message(s)" in same.stdout, same.stdout
+    assert other.returncode == 0 and "same replies as in the suite's run: no" in other.stdout, other.stdout
+    assert RABBIT_TEXT in other.stdout.split("first difference:")[1], other.stdout
+
+
+def test_a_fault_case_says_it_is_not_replayable_alone(tmp_path):
+    script = tmp_path / "FLT-03.py"
+    script.write_text(reproducer.script(case="FLT-03[down]", nodeid="x", rule="FLT-03", title="t", expected="e",
+                                        seen="s", setup=[], connections=[], not_replayable="a fault"))
+    done = subprocess.run([sys.executable, str(script), "amqp://x@localhost/"], capture_output=True, text=True)
+    assert done.returncode == 2 and "not replayable alone: a fault" in done.stdout, done.stdout
+
+
+def test_a_setup_the_broker_does_not_answer_exits_3(tmp_path):
+    server = fake_broker(GARAGE_TEXT)  # it never answers exchange.declare
+    try:
+        script = tmp_path / "r.py"
+        script.write_text(suite_run_on_garagemq().replace("'declare', ('q1', {'x-queue-type': 'classic'})",
+                                                          "'fanout', ('x1', ['q1'])"))
+        done = subprocess.run([sys.executable, str(script), f"amqp://g:g@127.0.0.1:{server.server_address[1]}/"],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 3 and "the broker refused the setup: declare fanout exchange x1" in done.stdout, \
+            done.stdout + done.stderr
+    finally:
+        server.shutdown()
+        server.server_close()
