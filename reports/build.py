@@ -49,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{summary['checks']} history checks; {len(summary['problems'])} inputs skipped")
     print(f"[reports] matrix: {summary['matrix_page']} (Markdown: {summary['matrix_markdown']})"
           + (f"; Allure: {summary['allure']}" if summary["allure"] else ""))
+    if summary["perf_page"]:
+        print(f"[reports] {summary['figures']} PERF figures: {summary['perf_page']} and its charts")
     print("[reports] seconds: " + ", ".join(f"{k} {v:.1f}" for k, v in summary["seconds"].items()))
     return 0 if summary["runs"] else 2
 
@@ -62,8 +64,8 @@ def build(paths: list[Path], out: Path, master: str = "local[*]", known_brokers:
     landed = landing.land(landing.discover([p.resolve() for p in paths]), work / "landing", known_brokers)
     seconds["landing"] = time.monotonic() - started
     summary = {"runs": landed.runs, "results": landed.results, "events": landed.events, "checks": landed.checks,
-               "problems": landed.problems, "matrix_page": None, "matrix_markdown": None, "allure": None,
-               "seconds": seconds}
+               "figures": landed.figures, "problems": landed.problems, "matrix_page": None, "matrix_markdown": None,
+               "perf_page": None, "allure": None, "seconds": seconds}
     if not landed.runs:
         return summary
 
@@ -77,7 +79,8 @@ def build(paths: list[Path], out: Path, master: str = "local[*]", known_brokers:
         tables = pipeline.load(spark, work / "landing")
         shaped = pipeline.shape_results(tables["results"], tables["runs"]).cache()
         pipeline.write_tables({"runs": tables["runs"], "results": shaped, "events": tables["events"],
-                               "checks": tables["checks"]}, out / "data")
+                               "checks": tables["checks"],
+                               "perf": pipeline.perf_figures(tables["perf"], shaped)}, out / "data")
         seconds["parquet"] = time.monotonic() - mark
         mark = time.monotonic()
         data = out / "data"
@@ -91,6 +94,7 @@ def build(paths: list[Path], out: Path, master: str = "local[*]", known_brokers:
         run_outcomes = _rows(pipeline.run_outcomes(results))
         safety = _rows(pipeline.safety(checks, results, events))
         latency = _rows(pipeline.confirm_latency(events, checks, results))
+        perf = _rows(pipeline.perf_trends(spark.read.parquet(str(data / "perf"))))
         run_rows = _rows(runs.select("run_id", "broker", "broker_version", "started_at", "outcomes", "transport"))
         for row in run_rows:
             row["broker_key"] = f"{row['broker']} {row['broker_version']}"
@@ -104,6 +108,8 @@ def build(paths: list[Path], out: Path, master: str = "local[*]", known_brokers:
     for name, rows in (("matrix", matrix), ("flaky", flaky), ("safety", safety), ("latency", latency)):
         _write_csv(out / f"{name}.csv", rows)
     (out / "matrix.md").write_text(site.markdown(matrix))
+    _write_csv(out / "perf.csv", perf)
+    summary["perf_page"] = site.write_perf(out, perf)
     report_link = None
     if allure:
         from . import allure_report
@@ -117,10 +123,10 @@ def build(paths: list[Path], out: Path, master: str = "local[*]", known_brokers:
         seconds["allure"] = time.monotonic() - mark
     page = out / "index.html"
     page.write_text(site.render(matrix, flaky, safety, latency, run_rows, report_link, landed.problems,
-                                 in_report=chosen, run_outcomes=run_outcomes))
+                                 in_report=chosen, run_outcomes=run_outcomes, perf=perf))
     summary["matrix_page"] = str(page)
     summary["matrix_markdown"] = str(out / "matrix.md")
-    summary.update(matrix=matrix, flaky=flaky, safety=safety, latency=latency, run_outcomes=run_outcomes)
+    summary.update(matrix=matrix, flaky=flaky, safety=safety, latency=latency, run_outcomes=run_outcomes, perf=perf)
     seconds["total"] = time.monotonic() - started
     return summary
 

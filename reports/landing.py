@@ -22,6 +22,7 @@ from pathlib import Path
 MANIFEST = "manifest.json"
 HISTORY = "message-history.jsonl"
 CHECK = "history-check.json"
+PERF = "perf-figures.json"  # a PERF rule's figures (fixtures.perf.FIGURES_ATTACHMENT)
 # Broker products the matrix knows. A run of anything else is skipped (by name) unless
 # `python -m reports build --known-broker NAME` adds it: a typo in a broker name must not
 # open a new column silently.
@@ -35,6 +36,7 @@ class Landed:
     results: int = 0
     events: int = 0
     checks: int = 0
+    figures: int = 0
     problems: list[str] = field(default_factory=list)
     run_dirs: dict[str, Path] = field(default_factory=dict)  # run id -> folder
     allure_dirs: dict[str, Path] = field(default_factory=dict)  # run id -> its allure results
@@ -63,7 +65,8 @@ def land(run_dirs: list[Path], staging: Path, known_brokers: set[str] | None = N
     staging.mkdir(parents=True, exist_ok=True)
     landed = Landed()
     with open(staging / "runs.jsonl", "w") as runs, open(staging / "results.jsonl", "w") as results, \
-            open(staging / "events.jsonl", "w") as events, open(staging / "checks.jsonl", "w") as checks:
+            open(staging / "events.jsonl", "w") as events, open(staging / "checks.jsonl", "w") as checks, \
+            open(staging / "perf.jsonl", "w") as perf:
         for run_dir in run_dirs:
             manifest = _manifest(run_dir, known, landed.problems)
             if manifest is None:
@@ -97,6 +100,8 @@ def land(run_dirs: list[Path], staging: Path, known_brokers: set[str] | None = N
                         landed.events += _land_history(source, run_id, result["uuid"], events, landed.problems)
                     elif attachment.get("name") == CHECK:
                         landed.checks += _land_check(source, run_id, result["uuid"], checks, landed.problems)
+                    elif attachment.get("name") == PERF:
+                        landed.figures += _land_figures(source, run_id, result["uuid"], perf, landed.problems)
     return landed
 
 
@@ -190,6 +195,36 @@ def _land_check(source: Path, run_id: str, result_uuid: str, out, problems: list
         return 0
     out.write(json.dumps({**check, "run_id": run_id, "result_uuid": result_uuid}) + "\n")
     return 1
+
+
+def _land_figures(source: Path, run_id: str, result_uuid: str, out, problems: list[str]) -> int:
+    """One row per figure of a PERF case: its rule, case, instrument, setting, unit, the
+    median and spread of its repetitions, the median load average, the guides' claim and,
+    for a setting the broker lacks, the probe's evidence. `position` keeps the order the
+    test measured in (the charts' order of settings)."""
+    try:
+        record = json.loads(source.read_text())
+        if not isinstance(record, dict) or not isinstance(record.get("figures"), list):
+            raise ValueError("no list of figures")
+    except (OSError, ValueError) as bad:
+        problems.append(f"{source}: skipped, corrupt {PERF} ({_short(bad)})")
+        return 0
+    n = 0
+    for position, figure in enumerate(record["figures"]):
+        if not isinstance(figure, dict) or not figure.get("setting"):
+            problems.append(f"{source}: skipped figure {position}, it has no setting")
+            continue
+        loads = [x for x in figure.get("loads") or [] if isinstance(x, (int, float))]
+        runs = [x for x in figure.get("runs") or [] if isinstance(x, (int, float))]
+        out.write(json.dumps({
+            "run_id": run_id, "result_uuid": result_uuid, "rule": record.get("rule"), "case": record.get("case"),
+            "position": position, "setting": figure["setting"], "instrument": figure.get("instrument") or "ours",
+            "unit": figure.get("unit"), "claim": figure.get("claim"), "median": figure.get("median"),
+            "min": figure.get("min"), "max": figure.get("max"), "repetitions": len(runs),
+            "load": sorted(loads)[len(loads) // 2] if loads else None,
+            "unsupported": figure.get("unsupported")}) + "\n")
+        n += 1
+    return n
 
 
 def _short(error: Exception) -> str:

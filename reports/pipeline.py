@@ -1,10 +1,11 @@
 """The Spark side: explicit schemas, the Parquet tables and the analyses.
 
-Tables (Parquet under <site>/data/): runs, results, events, checks.
+Tables (Parquet under <site>/data/): runs, results, events, checks, perf.
 Analyses: the conformance matrix (broker x rule: latest outcome, pass rate over runs),
 flaky rules (mixed outcomes for one broker and rule), safety findings (from the fault
 tests' history checks, by broker and fault), confirm latency percentiles by fault
-(from the message histories), and the Allure history points of older runs.
+(from the message histories), the PERF figures with their trend across runs and the
+ratio of the suite's instruments to PerfTest, and the Allure history points of older runs.
 Only the DataFrame API is used, so the same code runs on local[*], a cluster master
 or Spark Connect.
 """
@@ -95,6 +96,16 @@ CHECKS = T.StructType([
                                           "watermark_violations")],
     T.StructField("detection_latency_s", T.DoubleType()),
 ])
+PERF = T.StructType([
+    T.StructField("run_id", T.StringType()), T.StructField("result_uuid", T.StringType()),
+    T.StructField("rule", T.StringType()), T.StructField("case", T.StringType()),
+    T.StructField("position", T.LongType()), T.StructField("setting", T.StringType()),
+    T.StructField("instrument", T.StringType()), T.StructField("unit", T.StringType()),
+    T.StructField("claim", T.StringType()), T.StructField("median", T.DoubleType()),
+    T.StructField("min", T.DoubleType()), T.StructField("max", T.DoubleType()),
+    T.StructField("repetitions", T.LongType()), T.StructField("load", T.DoubleType()),
+    T.StructField("unsupported", T.StringType()),
+])
 SAFETY_KINDS = ("lost", "unexpected", "duplicated", "unflagged_redeliveries", "double_resolutions",
                 "watermark_violations", "recovered")
 
@@ -108,7 +119,7 @@ def load(spark: SparkSession, staging: Path) -> dict[str, DataFrame]:
         # JSON Lines, one record a line: never multiLine here (it would keep only line 1).
         return spark.read.schema(schema).option("mode", "PERMISSIVE").json(str(staging / f"{name}.jsonl"))
     return {"runs": read("runs", RUNS), "results": read("results", RESULTS),
-            "events": read("events", EVENTS), "checks": read("checks", CHECKS)}
+            "events": read("events", EVENTS), "checks": read("checks", CHECKS), "perf": read("perf", PERF)}
 
 
 def label(name: str):
@@ -304,6 +315,45 @@ def confirm_latency(events: DataFrame, checks: DataFrame, shaped: DataFrame) -> 
             .select("broker_key", "fault", "confirms", F.round(F.col("p")[0], 3).alias("p50_ms"),
                     F.round(F.col("p")[1], 3).alias("p90_ms"), F.round(F.col("p")[2], 3).alias("p99_ms"),
                     F.round("max_ms", 3).alias("max_ms")))
+
+
+PERF_KEY = ["broker_key", "rule", "case", "instrument", "setting", "unit"]
+
+
+def perf_figures(perf: DataFrame, shaped: DataFrame) -> DataFrame:
+    """Each PERF figure with its broker and its run's start; a figure of the suite's own
+    instrument gets PerfTest's figure of the same setting, case and run beside it, and
+    the ratio of the two (measured in the same run, so on the same machine load)."""
+    brokers = shaped.select("run_id", F.col("uuid").alias("result_uuid"), "broker_key", "run_started")
+    figures = perf.join(brokers, KEY, "inner")
+    theirs = (figures.where(F.col("instrument") == "PerfTest")
+              .select("run_id", *[c for c in PERF_KEY if c != "instrument"], F.col("median").alias("perftest_median")))
+    return (figures.join(theirs, ["run_id", *[c for c in PERF_KEY if c != "instrument"]], "left")
+            .withColumn("perftest_median", F.when(F.col("instrument") != "PerfTest", F.col("perftest_median")))
+            .withColumn("to_perftest", F.when(F.col("perftest_median") > 0,
+                                              F.round(F.col("median") / F.col("perftest_median"), 3))))
+
+
+def perf_trends(figures: DataFrame) -> DataFrame:
+    """One row per (broker, rule, case, instrument, setting): the latest run's figure (median,
+    spread, load, the guides' claim, the ratio to PerfTest) and its trend over every stored
+    run that measured it: the medians in run order, the previous one and the change."""
+    in_order = Window.partitionBy(*PERF_KEY).orderBy("run_started", "run_id")
+    newest_first = Window.partitionBy(*PERF_KEY).orderBy(F.col("run_started").desc(), F.col("run_id").desc())
+    latest = (figures.withColumn("previous", F.lag("median").over(in_order))
+              .withColumn("n", F.row_number().over(newest_first)).where("n = 1")
+              .select(*PERF_KEY, "claim", "median", "min", "max", "repetitions", "load", "unsupported",
+                      "perftest_median", "to_perftest", "previous", F.col("run_id").alias("latest_run"),
+                      F.col("run_started").alias("latest_started")))
+    history = (figures.groupBy(*PERF_KEY)
+               .agg(F.min("position").alias("position"), F.count("median").alias("runs"),
+                    F.min("median").alias("lowest"), F.max("median").alias("highest"),
+                    F.array_sort(F.collect_list(F.struct("run_started", "run_id", "median"))).alias("series")))
+    return (latest.join(history, PERF_KEY, "inner")
+            .withColumn("trend", F.transform(F.filter("series", lambda s: s["median"].isNotNull()),
+                                             lambda s: s["median"]))
+            .withColumn("change", F.when(F.col("previous") > 0, F.round(F.col("median") / F.col("previous") - 1, 3)))
+            .drop("series"))
 
 
 def write_tables(tables: dict[str, DataFrame], data_dir: Path) -> None:

@@ -1,7 +1,9 @@
 """The static matrix page: broker x rule with the latest outcome and pass rate, each cell
 linking to its Allure result; two charts (the outcome counts of each broker's latest run,
 and each broker's pass rate over the stored runs); flaky rules; safety findings; confirm
-latency by fault. Plots are inline SVG: the page is one self-contained file that makes no
+latency by fault; when runs hold PERF figures, their two charts (throughput by mode per
+broker, the prefetch curve) and table with trends, also written as perf.md and
+charts/*.svg. Plots are inline SVG: the page is one self-contained file that makes no
 request. Also the same matrix as a Markdown table (matrix.md, for the README)."""
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ def esc(value) -> str:
 
 def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: list[dict], runs: list[dict],
            report_link: str | None, problems: list[str], in_report: set[str] | None = None,
-           run_outcomes: list[dict] | None = None) -> str:
+           run_outcomes: list[dict] | None = None, perf: list[dict] | None = None) -> str:
     """in_report: the run ids the Allure report holds; only their results can be linked.
-    run_outcomes: (run_id, broker_key, run_started, outcome, cases) rows, for the charts."""
+    run_outcomes: (run_id, broker_key, run_started, outcome, cases) rows, for the charts.
+    perf: the PERF figures with their trends (pipeline.perf_trends), for their charts."""
     brokers = sorted({r["broker_key"] for r in matrix})
     latency, safety = sorted(latency, key=_by_broker_fault), sorted(safety, key=_by_broker_fault)
     flaky = sorted(flaky, key=lambda r: (r["broker_key"], _rule_order(r["rule"])))
@@ -76,6 +79,7 @@ def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: l
                           highlight="violations"))
     parts.append("<p class=meta>lost ... watermark_violations: the fault layer's history checks; "
                  "*_seen: counted by the pipeline from the message histories themselves.</p>")
+    parts.append(perf_section(perf or []))
     parts.append("<h2>Flaky rules (mixed outcomes for one broker)</h2>"
                  + _table(flaky, ["broker_key", "rule", "runs", "outcomes", "flips", "flip_rate"]))
     if problems:
@@ -252,3 +256,264 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
 table.data{border-collapse:collapse;font-size:13px}table.data th,table.data td{border:1px solid #cbd5e1;padding:3px 8px}
 table.data tr.bad td{background:#fee2e2}.empty{color:#64748b}.problems{color:#92400e}
 </style></head><body>"""
+
+
+# -- PERF figures: the charts, the table with trends, perf.md ------------------------------
+PERF_CHARTS = {"perf-throughput.svg": "Throughput by mode per broker (PERF-01)",
+               "perf-prefetch.svg": "Consume rate by prefetch, direct and through latency (PERF-02)"}
+
+
+def perf_charts(perf: list[dict]) -> dict[str, str]:
+    """The PERF charts the figures allow, by file name: a chart with nothing to show is left out."""
+    drawn = {"perf-throughput.svg": throughput_chart(perf), "perf-prefetch.svg": prefetch_chart(perf)}
+    return {name: svg for name, svg in drawn.items() if svg is not None}
+
+
+def write_perf(out, perf: list[dict]) -> str | None:
+    """perf.md and the charts under charts/ when the runs hold PERF figures: the path of
+    perf.md, or None (and no stale page or chart from an earlier build is left)."""
+    charts = perf_charts(perf)
+    for name in PERF_CHARTS:
+        path = out / "charts" / name
+        if name in charts:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(charts[name])
+        else:
+            path.unlink(missing_ok=True)
+    page = out / "perf.md"
+    if not perf:
+        page.unlink(missing_ok=True)
+        return None
+    page.write_text(perf_markdown(perf, list(charts)))
+    return str(page)
+
+
+def _ours(perf: list[dict], rule_id: str) -> list[dict]:
+    return [r for r in perf if r["rule"] == rule_id and r["instrument"] == "ours" and r["unit"] == "msg/s"]
+
+
+def _settings(rows: list[dict]) -> list[str]:
+    first: dict[str, int] = {}
+    for row in rows:
+        first[row["setting"]] = min(first.get(row["setting"], row["position"]), row["position"])
+    return sorted(first, key=lambda s: (first[s], s))
+
+
+def _cases(rows: list[dict]) -> list[str]:
+    """The cases in a stable order, the plain one first (transient before persistent,
+    direct before a fault)."""
+    return sorted({r["case"] for r in rows}, key=lambda c: (c not in ("transient", "direct"), c))
+
+
+def _log_scale(values: list[float], length: float):
+    """A log10 scale over whole decades covering `values`: (position of a value, decades)."""
+    import math
+    positive = [v for v in values if v and v > 0]
+    low = math.floor(math.log10(min(positive))) if positive else 0
+    high = max(math.ceil(math.log10(max(positive))) if positive else 1, low + 1)
+
+    def at(value: float) -> float:
+        return (math.log10(max(value, 10 ** low)) - low) / (high - low) * length
+    return at, [10 ** d for d in range(low, high + 1)]
+
+
+def _rate(value) -> str:
+    if value is None:
+        return "–"
+    return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
+
+
+def _broker_colours(perf: list[dict]) -> dict[str, str]:
+    return {b: LINE_COLOURS[i % len(LINE_COLOURS)] for i, b in enumerate(sorted({r["broker_key"] for r in perf}))}
+
+
+def _svg_open(chart_id: str, width: float, height: float, label: str) -> str:
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' id='{chart_id}' class='plot' width='{width:.0f}' "
+            f"height='{height:.0f}' font-family='system-ui,sans-serif' role='img' aria-label='{esc(label)}'>")
+
+
+def throughput_chart(perf: list[dict]) -> str | None:
+    """PERF-01: one panel per case (transient, persistent); in each, a group of bars per
+    publishing mode, one bar per broker (log scale); PerfTest's figure of the same mode,
+    run, broker and case is a black tick on the bar; an unsupported mode says so."""
+    rows = _ours(perf, "PERF-01")
+    if not any(r["median"] for r in rows):
+        return None
+    colours = _broker_colours(rows)
+    brokers, settings, cases = list(colours), _settings(rows), _cases(rows)
+    cell = {(r["case"], r["setting"], r["broker_key"]): r for r in rows}
+    label_w, plot_w, bar_h, gap, legend_w = 170, 520, 9, 8, 230
+    at, decades = _log_scale([v for r in rows for v in (r["median"], r["max"], r["perftest_median"]) if v], plot_w)
+    group_h = bar_h * len(brokers) + gap
+    panel_h = 24 + group_h * len(settings) + 18
+    svg = [_svg_open("chart-perf-throughput", label_w + plot_w + legend_w, panel_h * len(cases) + 10,
+                     "publisher throughput by mode per broker")]
+    for p, case in enumerate(cases):
+        top = p * panel_h + 18
+        svg.append(f"<text x='0' y='{top - 4}' font-size='13' font-weight='bold'>{esc(case)} messages, msg/s "
+                   f"(log scale)</text>")
+        bottom = top + group_h * len(settings)
+        for decade in decades:
+            x = label_w + at(decade)
+            svg.append(f"<line x1='{x:.1f}' y1='{top}' x2='{x:.1f}' y2='{bottom}' stroke='#e2e8f0'/><text "
+                       f"x='{x:.1f}' y='{bottom + 12}' font-size='10' text-anchor='middle'>{_rate(decade)}</text>")
+        for s, setting in enumerate(settings):
+            y0 = top + s * group_h
+            svg.append(f"<text x='0' y='{y0 + group_h / 2 + 2:.1f}' font-size='11'>{esc(setting)}</text>")
+            for b, broker in enumerate(brokers):
+                row, y = cell.get((case, setting, broker)), y0 + b * bar_h
+                if row is None:
+                    continue
+                if row["unsupported"] or row["median"] is None:
+                    svg.append(f"<text class='unsupported' x='{label_w + 4}' y='{y + bar_h - 1}' font-size='9' "
+                               f"fill='#64748b' data-broker='{esc(broker)}' data-setting='{esc(setting)}'>"
+                               f"{esc(broker)}: unsupported<title>{esc(row['unsupported'] or 'not measured')}"
+                               f"</title></text>")
+                    continue
+                svg.append(f"<rect class='bar' x='{label_w}' y='{y}' width='{max(at(row['median']), 1):.1f}' "
+                           f"height='{bar_h - 1}' fill='{colours[broker]}' data-broker='{esc(broker)}' "
+                           f"data-case='{esc(case)}' data-setting='{esc(setting)}' data-median='{row['median']:.1f}'>"
+                           f"<title>{esc(broker)}, {esc(setting)} ({esc(case)}): {_rate(row['median'])} msg/s "
+                           f"(min {_rate(row['min'])}, max {_rate(row['max'])}; load {row['load']})</title></rect>")
+                if row["perftest_median"]:
+                    x = label_w + at(row["perftest_median"])
+                    svg.append(f"<line class='perftest' x1='{x:.1f}' y1='{y - 1}' x2='{x:.1f}' y2='{y + bar_h}' "
+                               f"stroke='#111' stroke-width='2' data-broker='{esc(broker)}' "
+                               f"data-setting='{esc(setting)}'><title>PerfTest: {_rate(row['perftest_median'])} "
+                               f"msg/s</title></line>")
+    svg.append(_legend(colours, label_w + plot_w + 20, 10, extra=[("tick", "PerfTest, same run")]))
+    svg.append("</svg>")
+    return "".join(svg)
+
+
+def prefetch_chart(perf: list[dict]) -> str | None:
+    """PERF-02: the consume rate by prefetch (log scale), one line per broker and path:
+    solid straight to the broker, dashed through the latency proxy."""
+    rows = [r for r in _ours(perf, "PERF-02") if r["median"]]
+    if not rows:
+        return None
+    colours = _broker_colours(rows)
+    settings, cases = _settings(rows), _cases(rows)
+    left, plot_w, plot_h, top, legend_w = 60, max(420, 80 * len(settings)), 260, 14, 260
+    at, decades = _log_scale([v for r in rows for v in (r["median"], r["max"])], plot_h)
+    step = plot_w / max(len(settings) - 1, 1)
+    svg = [_svg_open("chart-perf-prefetch", left + plot_w + legend_w, top + plot_h + 40,
+                     "consume rate by prefetch, direct and through latency"),
+           f"<text x='0' y='{top - 2}' font-size='10'>msg/s</text>"]
+    for decade in decades:
+        y = top + plot_h - at(decade)
+        svg.append(f"<line x1='{left}' y1='{y:.1f}' x2='{left + plot_w}' y2='{y:.1f}' stroke='#e2e8f0'/>"
+                   f"<text x='{left - 6}' y='{y + 3:.1f}' font-size='10' text-anchor='end'>{_rate(decade)}</text>")
+    for i, setting in enumerate(settings):
+        svg.append(f"<text x='{left + i * step:.1f}' y='{top + plot_h + 16}' font-size='10' "
+                   f"text-anchor='middle'>{esc(setting)}</text>")
+    dashes = {case: ("" if c == 0 else " stroke-dasharray='6 4'") for c, case in enumerate(cases)}
+    for broker, colour in colours.items():
+        for case in cases:
+            points = [(left + settings.index(r["setting"]) * step, top + plot_h - at(r["median"]), r)
+                      for r in rows if r["broker_key"] == broker and r["case"] == case]
+            points.sort(key=lambda p: p[0])
+            if len(points) > 1:
+                svg.append(f"<polyline class='curve' fill='none' stroke='{colour}' stroke-width='2'{dashes[case]} "
+                           f"data-broker='{esc(broker)}' data-case='{esc(case)}' points='"
+                           + " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in points) + "'/>")
+            for x, y, r in points:
+                svg.append(f"<circle class='point' cx='{x:.1f}' cy='{y:.1f}' r='3.5' fill='{colour}' "
+                           f"data-broker='{esc(broker)}' data-case='{esc(case)}' data-setting='{esc(r['setting'])}' "
+                           f"data-median='{r['median']:.1f}'><title>{esc(broker)}, {esc(r['setting'])} "
+                           f"({esc(case)}): {_rate(r['median'])} msg/s (min {_rate(r['min'])}, max "
+                           f"{_rate(r['max'])}; load {r['load']})</title></circle>")
+    svg.append(_legend(colours, left + plot_w + 20, top, extra=[(dashes[c] or "solid", c) for c in cases]))
+    svg.append("</svg>")
+    return "".join(svg)
+
+
+def _legend(colours: dict[str, str], x: float, y: float, extra: list[tuple[str, str]]) -> str:
+    parts = []
+    for i, (broker, colour) in enumerate(colours.items()):
+        parts.append(f"<rect x='{x}' y='{y + i * 16}' width='12' height='10' fill='{colour}'/>"
+                     f"<text x='{x + 18}' y='{y + i * 16 + 9}' font-size='11'>{esc(broker)}</text>")
+    for j, (style, text) in enumerate(extra):
+        yy = y + (len(colours) + j) * 16 + 6
+        if style == "tick":
+            mark = f"<line x1='{x + 6}' y1='{yy - 6}' x2='{x + 6}' y2='{yy + 5}' stroke='#111' stroke-width='2'/>"
+        else:
+            dash = style if style != "solid" else ""
+            mark = f"<line x1='{x}' y1='{yy}' x2='{x + 14}' y2='{yy}' stroke='#111' stroke-width='2'{dash}/>"
+        parts.append(mark + f"<text x='{x + 18}' y='{yy + 4}' font-size='11'>{esc(text)}</text>")
+    return "".join(parts)
+
+
+def _sparkline(trend: list[float] | None) -> str:
+    """The figure's medians over the stored runs, oldest first (nothing for one run)."""
+    values = [v for v in trend or [] if v is not None]
+    if len(values) < 2:
+        return ""
+    low, high = min(values), max(values)
+    span = (high - low) or 1
+    points = " ".join(f"{2 + i * 76 / (len(values) - 1):.1f},{16 - (v - low) / span * 14:.1f}"
+                      for i, v in enumerate(values))
+    return (f"<svg class='spark' width='80' height='18'><polyline fill='none' stroke='#2563eb' stroke-width='1.5' "
+            f"points='{points}'/></svg>")
+
+
+def _perf_order(row: dict):
+    return (row["broker_key"], _rule_order(row["rule"]), row["case"] not in ("transient", "direct"), row["case"],
+            row["position"], row["instrument"])
+
+
+def _figure_text(row: dict) -> str:
+    if row["unsupported"]:
+        return f"unsupported ({row['unsupported']})"
+    if row["median"] is None:
+        return "not measured"
+    digits = 0 if row["unit"] == "msg/s" else (1 if row["unit"] == "ms" else 2)
+    return (f"{row['median']:,.{digits}f} ({row['min']:,.{digits}f}–{row['max']:,.{digits}f}) "
+            f"{'×' if row['unit'] == 'x' else row['unit']}")
+
+
+def _change_text(row: dict) -> str:
+    return "–" if row.get("change") is None else f"{row['change'] * 100:+.0f}%"
+
+
+def perf_section(perf: list[dict]) -> str:
+    """The matrix page's PERF section: the two charts and the figures of the latest run of
+    each broker with their trend; nothing at all when no run holds PERF figures."""
+    if not perf:
+        return ""
+    parts = ["<h2 id=perf>Performance: the guides' claims measured (PERF)</h2>"]
+    for name, chart in perf_charts(perf).items():
+        parts.append(f"<h3>{esc(PERF_CHARTS[name])}</h3>{chart}")
+    rows = ["<table class=data id=perf-figures><tr>" + "".join(
+        f"<th>{c}</th>" for c in ("broker", "rule", "case", "instrument", "setting", "median (min–max)", "load",
+                                  "ours / PerfTest", "the guides say", "runs", "change", "trend")) + "</tr>"]
+    for row in sorted(perf, key=_perf_order):
+        cells = (row["broker_key"], row["rule"], row["case"], row["instrument"], row["setting"], _figure_text(row),
+                 row["load"], "" if row.get("to_perftest") is None else f"{row['to_perftest']:.2f}",
+                 row["claim"] or "", row["runs"], _change_text(row))
+        rows.append("<tr class=figure>" + "".join(f"<td>{esc(c)}</td>" for c in cells)
+                    + f"<td>{_sparkline(row.get('trend'))}</td></tr>")
+    parts.append("".join(rows) + "</table>")
+    parts.append("<p class=meta>median (min–max) of the repetitions of the latest run; load: the 1-minute load "
+                 "average while measuring; ours / PerfTest: both measured in that run; change: against the "
+                 "previous run that measured it; trend: the median of every stored run, oldest first.</p>")
+    return "".join(parts)
+
+
+def perf_markdown(perf: list[dict], charts: list[str]) -> str:
+    """perf.md: the charts and, per broker, the suite's figures of its latest run with the
+    guides' claim, PerfTest's figure and the ratio, and the trend across runs."""
+    lines = ["# PERF figures", "",
+             f"Built {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC from the stored runs: the latest run of each "
+             "broker that measured each figure; median (min–max) of its repetitions; load is the 1-minute load "
+             "average while measuring.", ""]
+    lines += [f"![{PERF_CHARTS[name]}](charts/{name})" for name in charts] + [""]
+    lines += ["| broker | rule | case | setting | ours | load | PerfTest | ours / PerfTest | the guides say | runs "
+              "| change |", "|---" * 11 + "|"]
+    for row in sorted((r for r in perf if r["instrument"] == "ours"), key=_perf_order):
+        theirs = "" if row.get("perftest_median") is None else _rate(row["perftest_median"])
+        ratio_text = "" if row.get("to_perftest") is None else f"{row['to_perftest']:.2f}"
+        lines.append(f"| {row['broker_key']} | {row['rule']} | {row['case']} | {row['setting']} | "
+                     f"{_figure_text(row)} | {'' if row['load'] is None else row['load']} | {theirs} | {ratio_text} | "
+                     f"{row['claim'] or ''} | {row['runs']} | {_change_text(row)} |")
+    return "\n".join(lines) + "\n"
