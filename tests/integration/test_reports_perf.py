@@ -14,7 +14,7 @@ import pytest
 from fixtures.perf import FIGURES_ATTACHMENT, PERFTEST, Figure, figures_json, ratio, steady_rate
 from reports import landing, synthetic
 from reports.build import build
-from tests.test_reports_pipeline import make_run, spark  # noqa: F401 - the shared SparkSession fixture
+from tests.integration.test_reports_pipeline import make_run, spark  # noqa: F401 - the shared SparkSession fixture
 
 pytestmark = [pytest.mark.spark, pytest.mark.timeout(300)]
 
