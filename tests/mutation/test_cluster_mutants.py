@@ -14,7 +14,7 @@ from fixtures.frames import Command
 from tests.mutation.cluster_mutants import CLUSTER_MUTANTS, PASS_THROUGH, DeliveryLostAfterHeal
 from tests.mutation.mutant_proxy import TO_BROKER, TO_CLIENT, Link, MutantProxy
 from tests.suite_runs import run_suite
-from tests.test_mutant_proxy import CollectingWriter
+from tests.mutation.test_mutant_proxy import CollectingWriter
 
 # What a killed mutant's failure must name: the checker's finding, not some other error.
 FINDINGS = {"delivery_lost_after_heal": "lost:"}
