@@ -108,6 +108,11 @@ def test_two_deliveries_in_one_burst_on_two_connections_have_no_order():
     assert check_history(published_and_confirmed("a") + [flagged, unflagged]).unflagged_redeliveries == ["a"]
     same_connection = dict(unflagged, connection=3, t=flagged["t"] + 0.001)
     assert check_history(published_and_confirmed("a") + [flagged, same_connection]).unflagged_redeliveries == ["a"]
+    # Two unflagged deliveries of one message are a finding in either order (garagemq's
+    # FLT-04: its first redelivery carries no flag, on a new connection moments later).
+    first = deliver("a", 1, connection=2, no_ack=True)
+    second = dict(first, connection=3, t=first["t"] + 0.001)
+    assert check_history(published_and_confirmed("a") + [first, second]).unflagged_redeliveries == ["a"]
 
 
 def test_a_message_published_twice_may_be_delivered_twice_unflagged():
