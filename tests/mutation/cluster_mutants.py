@@ -19,6 +19,7 @@ import pytest
 from pamqp import commands as spec
 
 from fixtures.cluster import cluster_of
+from fixtures.session_state import STATE
 from tests.mutation.mutant_proxy import Identity, MutantProxy
 from tests.mutation.mutants.base import Mutant
 
@@ -81,8 +82,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 @pytest.fixture(autouse=True)
 def cluster_front(request: pytest.FixtureRequest):
     """The proxy in front of node 2 for a case of a rule a cluster mutant breaks."""
-    from fixtures.plugin import STATE
-
     name = getattr(request, "param", None)
     managed = cluster_of(request.config.stash[STATE])
     if name is None or managed is None:
