@@ -14,7 +14,7 @@ FAULT_RULES = {f"FLT-0{n}" for n in range(1, 9)} | {"RD-02"}
 
 
 def test_fault_rules_pass_on_rabbitmq(tmp_path):
-    run = run_suite(tmp_path, "-m", "fault", "-n", "2", timeout=300)
+    run = run_suite(tmp_path, "-m", "fault", "-n", "4", timeout=300)
     assert run.returncode == 0, run.output[-3000:]
     assert FAULT_RULES <= {c.properties["rule"] for c in run.cases}
     # Beside pass/info only what RabbitMQ's baseline records as a known deviation.

@@ -24,7 +24,7 @@ def test_the_catalogue_on_the_embedded_rabbitmq_matches_its_baseline(tmp_path):
 
 def test_garagemq_finishes_in_bounded_time_and_every_failure_explains_itself(tmp_path):
     # The raw verdicts, without garagemq's baseline (which would make known deviations exit 0).
-    run = run_suite(tmp_path, "--broker", "garagemq", "--no-baseline", "-m", "not fault",
+    run = run_suite(tmp_path, "--broker", "garagemq", "--no-baseline", "-m", "not fault", "-n", "4",
                     timeout=300)
     assert run.returncode == 1, run.output[-3000:]  # it breaks rules, so the run fails
     failed = [c for c in run.cases if c.failure is not None]
