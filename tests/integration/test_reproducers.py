@@ -33,9 +33,8 @@ PARALLEL_REPLAYS = 6  # each script waits on the broker most of its time
 @pytest.fixture(scope="module")
 def rabbitmq():
     node = RabbitMQNode()
-    node.start()
-    yield node
-    node.cleanup()
+    with node:  # ManagedBroker's own life cycle: start() on entry, cleanup() on exit
+        yield node
 
 
 def replay(node, scripts: dict[str, Path], *, fresh_node_per_wedge: bool) -> dict[str, subprocess.CompletedProcess]:

@@ -18,9 +18,8 @@ pytestmark = [pytest.mark.integration, pytest.mark.mutation]
 @pytest.fixture(scope="module")
 def rabbitmq():
     node = RabbitMQNode()
-    node.start()
-    yield node
-    node.cleanup()
+    with node:  # ManagedBroker's own life cycle: start() on entry, cleanup() on exit
+        yield node
 
 
 async def tags_connection_wide(broker, connection):

@@ -142,9 +142,8 @@ class PatientRabbitMQNode(RabbitMQNode):
 @pytest.fixture(scope="module")
 def rabbitmq():
     node = PatientRabbitMQNode()
-    node.start()
-    yield node
-    node.cleanup()
+    with node:  # ManagedBroker's own life cycle: start() on entry, cleanup() on exit
+        yield node
 
 
 def suite_args(node: RabbitMQNode, url: str, rule_ids) -> list[str]:
