@@ -8,7 +8,7 @@ import pytest
 
 from amqp_faults import latency
 from fixtures import CONFIRMS, INFO, observe, rule
-from fixtures.perf import (MAX_MESSAGES, PERFTEST, PERFTEST_SECONDS, REPETITIONS, Figure, attach_figures,
+from fixtures.perf import (FILL_SECONDS, MAX_MESSAGES, PERFTEST, PERFTEST_SECONDS, REPETITIONS, Figure, attach_figures,
                            consume_rate, fill, perftest_classpath, perftest_consumer, progress, ratio)
 
 RULE = rule("PERF-02", "Consumer delivery rate by prefetch and with automatic ack, direct and over latency",
@@ -41,11 +41,11 @@ async def test_consumer_rate_by_prefetch(broker, fault_proxy, path):
         figure = figures[setting] = Figure(setting, "msg/s", claim=CLAIMS.get(setting))
         for run in range(REPETITIONS):
             queue = await broker.queue("classic")
-            await fill(broker, queue, MESSAGES[path])
+            queued = await fill(broker, queue, MESSAGES[path], seconds=FILL_SECONDS)
             rate, received = await consume_rate(broker, queue, prefetch=prefetch, target=target,
-                                                auto_ack=setting == "automatic ack", max_messages=MESSAGES[path])
+                                                auto_ack=setting == "automatic ack", max_messages=queued)
             figure.add(rate)
-            progress(f"PERF-02 {path} {setting} run {run + 1}/{REPETITIONS}: {rate:,.0f} msg/s ({received}, "
+            progress(f"PERF-02 {path} {setting} run {run + 1}/{REPETITIONS}: {rate:,.0f} msg/s ({received} of {queued}, "
                      f"load {figure.loads[-1]:.1f})")
             # ours, then PerfTest, in turn: the two figures of a repetition share the machine's load
             if setting == PERFTEST_SETTING and path == "direct" and perftest_classpath() is not None:
