@@ -2,7 +2,8 @@
 run folder. For garagemq and Qpid Broker-J, the suite runs the deterministic deviations of
 the broker's baseline (tests/replay_cases: fail or non-strict with no `also`, replayable
 alone) and must match the baseline; then each reproducer runs alone (pamqp only, the URL as
-argument) against a fresh node of that broker, where the broker's replies must be the same
+argument) against a node of that broker (a fresh one for each that may wedge a broker known
+to deadlock), where the broker's replies must be the same
 as in the suite's run, and against a RabbitMQ 3.10.8 node (where the baseline expects each
 of these cases to pass), where they must differ. One node of each broker serves every replay."""
 
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import baselines, reproducer
+from fixtures import baselines, broker_facts, reproducer
 from fixtures.managed_brokers import RabbitMQNode, managed_broker
 from fixtures.outcomes import PASSING
 from fixtures.provisioned_brokers import QPID_HOME, QPID_VERSION
@@ -37,10 +38,16 @@ def rabbitmq():
         yield node
 
 
+def has_deadlocked(broker: str) -> bool:
+    """A broker some rule has wedged (conformance/brokers.toml, `seen_on`)."""
+    return any(broker in wedge.seen_on for wedge in broker_facts.load().wedges.values())
+
+
 def replay(node, scripts: dict[str, Path], *, fresh_node_per_wedge: bool) -> dict[str, subprocess.CompletedProcess]:
-    """Run each script alone against `node` (RabbitMQ: several at once); afterwards, one by one in the
-    suite's order, those that may wedge a broker (WEDGE_ORDER), each but the first on the
-    node restarted when `fresh_node_per_wedge` (the suite gives each a node of its own)."""
+    """Run each script alone against `node` (several at once, but one at a time on a broker
+    known to deadlock); afterwards, one by one in the suite's order, those that may wedge
+    a broker (WEDGE_ORDER), each but the first on the node restarted when
+    `fresh_node_per_wedge` (the suite gives each a node of its own)."""
     def run(script: Path) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, str(script), node.target.url], capture_output=True, text=True,
                               timeout=120)
@@ -51,7 +58,7 @@ def replay(node, scripts: dict[str, Path], *, fresh_node_per_wedge: bool) -> dic
 
     orders = {case: wedge_order(script) for case, script in scripts.items()}
     harmless = [case for case, order in orders.items() if order is None]
-    # The broker under test gets one replay at a time, as the suite ran them (-n 0):
+    # A broker known to deadlock gets one replay at a time, as the suite ran them (-n 0):
     # garagemq deadlocks on concurrent connection closes (its pull 99).
     with ThreadPoolExecutor(1 if fresh_node_per_wedge else PARALLEL_REPLAYS) as pool:
         done = dict(zip(harmless, pool.map(run, [scripts[case] for case in harmless])))
@@ -82,7 +89,7 @@ def test_reproducers_show_the_deviation_alone_and_rabbitmq_the_rule(broker, rabb
     node = managed_broker(broker)
     try:
         node.start()
-        on_broker = replay(node, scripts, fresh_node_per_wedge=True)
+        on_broker = replay(node, scripts, fresh_node_per_wedge=has_deadlocked(broker))
     finally:
         node.cleanup()
     on_rabbitmq = replay(rabbitmq, scripts, fresh_node_per_wedge=False)
