@@ -2,8 +2,10 @@
 links through Toxiproxy disabled (both sides see nodedown at once), or silent (the
 connections stay up and carry nothing, as a pulled cable: only the failure detectors
 and net_ticktime notice). The isolated side confirms nothing published to it;
-the majority elects a leader and confirms, and its consumers go on; what it confirms
-after they stopped is still queued when the links heal. After the heal (and a restart of
+the majority elects a leader, and what it confirms and its consumers take during the cut
+is observed (the rule promises safety, not availability). Messages confirmed before the
+cut in a second, unconsumed queue, and what the majority confirmed after the consumers
+stopped, are still queued when the links heal. After the heal (and a restart of
 the isolated node, the documented repair under `ignore` partition handling) every
 confirmed message is delivered at least once, and every repeated delivery is flagged
 redelivered: the rejoining node's stale log must not win over the majority's."""
@@ -13,7 +15,7 @@ import asyncio
 import pytest
 
 from amqp_faults import silent_peer
-from amqp_faults.workloads import confirms, message_ids, publish
+from amqp_faults.workloads import confirms, message_ids, publish, publish_until_acked
 from fixtures import MUST, check, consume_until, drain_queue, observe, rule, timeouts
 from fixtures.cluster import ELECTION_WINDOW_S, confirmed_while
 from fixtures.history import expect_none
@@ -47,8 +49,22 @@ async def test_partition_loses_no_confirmed_message(cluster, history, cut, reque
         await channel.qos(10)
         await channel.consume(queue)
         consumers.append(channel)
+    before_ids = set()
     for node in (0, 1):
-        publish(await fresh_publisher(cluster, node), queue, message_ids(f"clu03-before-n{node + 1}", BATCH))
+        ids = message_ids(f"clu03-before-n{node + 1}", BATCH)
+        publish(await fresh_publisher(cluster, node), queue, ids)
+        before_ids |= set(ids)
+    # Acked before the cut: an unacked delivery held through the election would outlive
+    # the managed nodes' consumer timeout (2.5 s), which closes the consumers' channels,
+    # and the majority's consumers must still be there to go on during the cut.
+    taken = await consume_until(consumers, before_ids, within=timeouts.REPLY)
+    # A second queue, led by the same node and never consumed: what it confirmed before
+    # the cut stays queued over the partition and the heal.
+    parked, parked_ids = await cluster.quorum_queue(via=0), message_ids("clu03-parked", BATCH)
+    parker = await fresh_publisher(cluster, 1)
+    publish(parker, parked, parked_ids)
+    await confirms(parker, set(range(1, BATCH + 1)), within=ELECTION_WINDOW_S)
+    parked_confirmed = set(parked_ids) & history.confirmed_ids()
     minority = await fresh_publisher(cluster, 0)
 
     cut_after = await cluster.isolate(0, fault, within=window)
@@ -61,24 +77,35 @@ async def test_partition_loses_no_confirmed_message(cluster, history, cut, reque
     majority = await fresh_publisher(cluster, 1)
     publish(minority, queue, minority_ids)
     publish(majority, queue, majority_ids)
-    covered, _ = await asyncio.gather(confirms(majority, set(range(1, BATCH + 1)), within=ELECTION_WINDOW_S),
-                                      confirms(minority, set(range(1, BATCH + 1)), within=MINORITY_WINDOW_S))
-    observe("majority publishes confirmed during the cut", f"{len(covered)} of {BATCH}")
-    await consume_until(consumers, history.confirmed_ids(), within=timeouts.REPLY)
+    # The majority's consumers take (and ack) while the minority is watched: a delivery
+    # left unacked for the whole window would outlive the consumer timeout.
+    covered, _, during = await asyncio.gather(
+        confirms(majority, set(range(1, BATCH + 1)), within=ELECTION_WINDOW_S),
+        confirms(minority, set(range(1, BATCH + 1)), within=MINORITY_WINDOW_S),
+        consume_until(consumers, set(majority_ids), within=ELECTION_WINDOW_S))
+    acked = set(majority_ids) & history.confirmed_ids()
+    observe("majority publishes during the cut", f"{len(acked)} acked, {len(covered) - len(acked)} nacked of {BATCH}")
+    observe("majority publishes taken by the majority's consumers during the cut",
+            f"{len(during & set(majority_ids))} of {BATCH}")
+    await consume_until(consumers, history.confirmed_ids() - taken - during, within=timeouts.REPLY)
     for channel in consumers:  # what the majority confirms from here on stays queued over the heal
         await channel.close()
-    publish(majority, queue, message_ids("clu03-held", BATCH))
-    held = await confirms(majority, set(range(BATCH + 1, 2 * BATCH + 1)), within=ELECTION_WINDOW_S)
+    held = await publish_until_acked(lambda: fresh_publisher(cluster, 1), queue, "clu03-held", BATCH,
+                                     within=ELECTION_WINDOW_S, acked_so_far=history.confirmed_ids)
+    # Not judged: the rule promises safety, not that the majority takes publishes (on
+    # 3.10.8 it sometimes nacks every one until the heal).
     observe("confirmed during the cut and still queued at the heal", f"{len(held)} of {BATCH}")
     await cluster.heal()
     await cluster.restart(0)
-    await drain_queue(cluster.nodes[1], history, queue, expect=history.confirmed_ids(), within=timeouts.REPLY * 5)
+    confirmed = history.confirmed_ids()
+    await drain_queue(cluster.nodes[1], history, queue, expect=confirmed - set(parked_ids), within=timeouts.REPLY * 5)
+    await drain_queue(cluster.nodes[1], history, parked, expect=confirmed & set(parked_ids), within=timeouts.REPLY * 5)
 
     verdict = history.check()
     wrongly = confirmed_while(history.events, set(minority_ids), "partition")
     check(not wrongly, "the isolated node confirms nothing published to it during the cut",
           expected="no basic.ack for them", actual=wrongly)
-    check(held, "the majority confirmed messages that were still queued when the partition healed",
+    check(parked_confirmed, "messages confirmed before the cut were still queued when the partition healed",
           expected=f"some of {BATCH} confirmed", actual="none")
     expect_none(verdict, "lost", "every confirmed message is delivered after the heal")
     expect_none(verdict, "unflagged_redeliveries", "a message delivered again carries redelivered=true")

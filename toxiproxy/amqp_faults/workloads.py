@@ -6,6 +6,8 @@ step early instead of failing it (the history checker judges what happened, not 
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -51,6 +53,31 @@ async def confirms(channel: WireChannel, wanted: set[int], *, within: float,
             break
         covered.update(range(1, confirm.delivery_tag + 1) if confirm.multiple else [confirm.delivery_tag])
     return covered
+
+
+# Pacing between two attempts of publish_until_acked (not a wait for anything).
+RETRY_PACE_S = 0.5
+
+
+async def publish_until_acked(open_channel: Callable, queue: str, prefix: str, count: int, *, within: float,
+                              acked_so_far: Callable[[], set[str]]) -> set[str]:
+    """Publish `count` messages with ids on a fresh confirm channel (`await open_channel()`),
+    and again, with new ids on a new channel, while the broker nacks every one, until
+    some are acked or `within` passes; returns the ids acked (`acked_so_far()`, the
+    history's). A replicated queue that has just changed leader may nack for a while
+    (RabbitMQ 3.10.8 after a 5 s election: every publish to the majority nacked) before
+    it takes publishes again; a test that needs confirmed messages starts from these."""
+    deadline = time.monotonic() + within
+    for attempt in itertools.count(1):
+        channel = await open_channel()
+        ids = message_ids(f"{prefix}-a{attempt}", count)
+        publish(channel, queue, ids)
+        await confirms(channel, set(range(1, count + 1)), within=max(0.1, deadline - time.monotonic()))
+        acked = set(ids) & acked_so_far()
+        if acked or time.monotonic() + RETRY_PACE_S >= deadline:
+            return acked
+        await asyncio.sleep(RETRY_PACE_S)
+    raise AssertionError("unreachable")
 
 
 async def publish_confirmed(faults: FaultInjector, queue: str, ids: list[str], **kw) -> None:
