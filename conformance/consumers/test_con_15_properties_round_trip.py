@@ -47,6 +47,10 @@ async def round_trip(broker, queue_type: str, properties: dict) -> tuple[str, De
     return queue, outcome if outcome is not None else f"no delivery within {timeouts.REPLY:.1f} s"
 
 
+@pytest.mark.not_replayable_alone(
+    "garagemq closes the connection (501) on the content header it cannot parse, and whether its reader has taken "
+    "the body frame that follows first decides a second close (501 'unexpected content body frame'): seen in one "
+    "replay on a loaded host and in none of the suite's runs, so a replay cannot be compared frame by frame")
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
 async def test_every_property_reaches_the_consumer_unchanged(broker, queue_type):
     sent = every_property(broker.target.username)
