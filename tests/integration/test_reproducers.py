@@ -43,11 +43,11 @@ def has_deadlocked(broker: str) -> bool:
     return any(broker in wedge.seen_on for wedge in broker_facts.load().wedges.values())
 
 
-def replay(node, scripts: dict[str, Path], *, fresh_node_per_wedge: bool) -> dict[str, subprocess.CompletedProcess]:
-    """Run each script alone against `node` (several at once, but one at a time on a broker
-    known to deadlock); afterwards, one by one in the suite's order, those that may wedge
-    a broker (WEDGE_ORDER), each but the first on the node restarted when
-    `fresh_node_per_wedge` (the suite gives each a node of its own)."""
+def replay(node, scripts: dict[str, Path], *, known_to_deadlock: bool) -> dict[str, subprocess.CompletedProcess]:
+    """Run each script alone against `node`, several at once; afterwards, one by one in the
+    suite's order, those that may wedge a broker (WEDGE_ORDER). On a broker known to
+    deadlock (has_deadlocked), one script at a time, and each wedge-prone one but the
+    first on the node restarted (the suite gives each a node of its own)."""
     def run(script: Path) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, str(script), node.target.url], capture_output=True, text=True,
                               timeout=120)
@@ -60,10 +60,10 @@ def replay(node, scripts: dict[str, Path], *, fresh_node_per_wedge: bool) -> dic
     harmless = [case for case, order in orders.items() if order is None]
     # A broker known to deadlock gets one replay at a time, as the suite ran them (-n 0):
     # garagemq deadlocks on concurrent connection closes (its pull 99).
-    with ThreadPoolExecutor(1 if fresh_node_per_wedge else PARALLEL_REPLAYS) as pool:
+    with ThreadPoolExecutor(1 if known_to_deadlock else PARALLEL_REPLAYS) as pool:
         done = dict(zip(harmless, pool.map(run, [scripts[case] for case in harmless])))
     for n, case in enumerate(sorted(set(scripts) - set(harmless), key=lambda case: orders[case])):
-        if n and fresh_node_per_wedge:
+        if n and known_to_deadlock:
             node.stop()
             node.start()
         done[case] = run(scripts[case])
@@ -87,12 +87,9 @@ def test_reproducers_show_the_deviation_alone_and_rabbitmq_the_rule(broker, rabb
     assert scripts and all(script.exists() for script in scripts.values()), run.output[-3000:]
 
     node = managed_broker(broker)
-    try:
-        node.start()
-        on_broker = replay(node, scripts, fresh_node_per_wedge=has_deadlocked(broker))
-    finally:
-        node.cleanup()
-    on_rabbitmq = replay(rabbitmq, scripts, fresh_node_per_wedge=False)
+    with node:  # ManagedBroker's own life cycle: start() on entry, cleanup() on exit
+        on_broker = replay(node, scripts, known_to_deadlock=has_deadlocked(broker))
+    on_rabbitmq = replay(rabbitmq, scripts, known_to_deadlock=False)
 
     rabbitmq_expects = baselines.load(baselines.path_of("rabbitmq"))
     problems = []
