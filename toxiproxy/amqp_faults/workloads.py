@@ -7,7 +7,6 @@ step early instead of failing it (the history checker judges what happened, not 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -67,8 +66,9 @@ async def publish_until_acked(open_channel: Callable, queue: str, prefix: str, c
     history's). A replicated queue that has just changed leader may nack for a while
     (RabbitMQ 3.10.8 after a 5 s election: every publish to the majority nacked) before
     it takes publishes again; a test that needs confirmed messages starts from these."""
-    deadline = time.monotonic() + within
-    for attempt in itertools.count(1):
+    deadline, attempt = time.monotonic() + within, 0
+    while True:
+        attempt += 1
         channel = await open_channel()
         ids = message_ids(f"{prefix}-a{attempt}", count)
         publish(channel, queue, ids)
@@ -77,7 +77,6 @@ async def publish_until_acked(open_channel: Callable, queue: str, prefix: str, c
         if acked or time.monotonic() + RETRY_PACE_S >= deadline:
             return acked
         await asyncio.sleep(RETRY_PACE_S)
-    raise AssertionError("unreachable")
 
 
 async def publish_confirmed(faults: FaultInjector, queue: str, ids: list[str], **kw) -> None:
