@@ -162,7 +162,7 @@ class Link:
         self.tracker = Tracker()
         self.state: dict = {}  # a mutation's own per-connection state
         self._writers = {TO_CLIENT: client_writer, TO_BROKER: broker_writer}
-        self._swallow: dict[tuple[str, int], list[type]] = {}
+        self._swallow: dict[tuple[str, int], list[type | tuple[type, ...]]] = {}
 
     # -- what mutations call ---------------------------------------------------------------
     def to_client(self, channel: int, method: Any) -> None:
@@ -177,9 +177,9 @@ class Link:
         if not writer.is_closing():
             writer.write(cmd.raw if raw and cmd.raw else cmd.encode())
 
-    def swallow(self, direction: str, channel: int, kind: type) -> None:
+    def swallow(self, direction: str, channel: int, kind: type | tuple[type, ...]) -> None:
         """Drop the next `kind` on `channel` travelling in `direction` (the reply to a
-        method the proxy sent itself)."""
+        method the proxy sent itself; a tuple when it may be one of several)."""
         self._swallow.setdefault((direction, channel), []).append(kind)
 
     def hide_channel_close(self, channel: int) -> None:

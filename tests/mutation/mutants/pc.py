@@ -194,6 +194,34 @@ class RefusalHiddenBehindExchange(ConfirmMutant):
         return None
 
 
+class RefusedMessageWithdrawnEverywhere(ConfirmMutant):
+    """When one queue refuses a publish routed to several (its x-overflow is
+    reject-publish), the broker nacks it and withdraws it from the queues that took it:
+    the proxy takes the message back out of each of them (a basic.get with no-ack on the
+    publisher's channel, its answer swallowed) before passing the nack on."""
+
+    breaks = ("PC-14",)
+
+    def from_client(self, link, cmd):
+        m, shared = cmd.method, link.shared
+        if isinstance(m, spec.Queue.Declare) and (m.arguments or {}).get("x-overflow") == "reject-publish":
+            shared.setdefault("refusing queues", set()).add(m.queue)
+        elif isinstance(m, spec.Queue.Bind):
+            shared.setdefault("bound", {}).setdefault(m.exchange, set()).add(m.queue)
+        elif isinstance(m, spec.Basic.Publish) and m.exchange and link.tracker.channel(cmd.channel).mode == "confirm":
+            link.state.setdefault(("exchange of", cmd.channel), {})[link.tracker.channel(cmd.channel).next_seq] = m.exchange
+        return None
+
+    def confirm(self, link, cmd):
+        exchange = link.state.get(("exchange of", cmd.channel), {}).get(cmd.method.delivery_tag)
+        if isinstance(cmd.method, spec.Basic.Nack) and exchange:
+            refusing = link.shared.get("refusing queues", set())
+            for queue in sorted(link.shared.get("bound", {}).get(exchange, set()) - refusing):
+                link.to_broker(cmd.channel, spec.Basic.Get(queue=queue, no_ack=True))
+                link.swallow(TO_CLIENT, cmd.channel, (spec.Basic.GetOk, spec.Basic.GetEmpty))
+        return None
+
+
 class SecondConfirmSelectRestartsCount(ConfirmMutant):
     """A second confirm.select on a confirm channel restarts the sequence numbers at 1,
     as the client sees them."""
@@ -239,6 +267,7 @@ MUTANTS = [
     PersistenceStripped,
     ConfirmsLostWhenQueueEmptied,
     RefusalHiddenBehindExchange,
+    RefusedMessageWithdrawnEverywhere,
     SecondConfirmSelectRestartsCount,
     AcceptedPublishesSometimesNacked,
 ]
