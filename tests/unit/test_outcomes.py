@@ -46,3 +46,36 @@ def test_reports_load_no_pytest_plugin():
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_connection_the_broker_dropped_is_a_failure_unless_the_test_injected_a_fault():
+    from types import SimpleNamespace
+
+    import pytest
+
+    from fixtures import verdicts
+    from fixtures.rules import Rule, Strength
+    from fixtures.verdict import _outcome
+    from fixtures.wire import ConnectionLost, NoReply
+
+    class Item:
+        def __init__(self, *markers):
+            self.markers = markers
+
+        def get_closest_marker(self, name):
+            return name if name in self.markers else None
+
+    def outcome_of(exception, *markers):
+        report = SimpleNamespace(skipped=False, failed=True, when="call")
+        try:
+            raise exception
+        except type(exception):
+            call = SimpleNamespace(excinfo=pytest.ExceptionInfo.from_current())
+        record = verdicts.TestRecord()
+        rule = Rule("QOS-10", "statement", Strength.SHOULD, "guide", "section")
+        return _outcome(report, call, rule, record, Item(*markers)), record.steps
+
+    outcome, steps = outcome_of(ConnectionLost("connection lost while waiting for the reply to Channel.Open"))
+    assert outcome is Outcome.FAIL and "ended the TCP connection" in steps[-1] and "Channel.Open" in steps[-1]
+    assert outcome_of(ConnectionLost("cut"), "fault")[0] is Outcome.ERROR  # the suite's own cut, maybe
+    assert outcome_of(NoReply("no reply"))[0] is Outcome.ERROR  # a silent broker is judged where it is awaited
