@@ -175,6 +175,14 @@ def plan(mutant: Mutant, existing: set[str]) -> tuple[list[str], list[str], list
     return judged, no_test, controls
 
 
+# Bound on each suite run here: the direct and pass-through runs of every rule the chosen
+# mutants select (with AMQPC_MUTANTS=all the whole catalogue with its fault-profile copies:
+# 364 s direct on 2 cores, over run_suite's default 240 s), and each mutant's run (a mutant
+# that hides closes, like hide_precondition_failed, makes its 16 rules wait out every reply
+# bound: over 240 s with their fault-profile copies).
+WHOLE_RUN_S = 900
+
+
 @pytest.fixture(scope="module")
 def baseline(rabbitmq, tmp_path_factory):
     """Per-test outcomes of a direct run (no proxy) of every rule the chosen mutants select.
@@ -186,17 +194,19 @@ def baseline(rabbitmq, tmp_path_factory):
             continue
         judged, _, controls = plan(mutant, existing)
         needed.update(judged, controls)
-    run = run_suite(tmp_path_factory.mktemp("baseline"), *suite_args(rabbitmq, rabbitmq.target.url, needed))
+    run = run_suite(tmp_path_factory.mktemp("baseline"), *suite_args(rabbitmq, rabbitmq.target.url, needed),
+                    timeout=WHOLE_RUN_S)
     assert run.cases, run.output[-3000:]
     return needed, run
 
 
-@pytest.mark.timeout(600)
+@pytest.mark.timeout(3 * WHOLE_RUN_S)  # the baseline fixture's run counts here too
 def test_pass_through_control_reproduces_the_baseline(rabbitmq, baseline, tmp_path):
     needed, direct = baseline
     target = rabbitmq.target
     with MutantProxy(target.host, target.port) as proxy:
-        through = run_suite(tmp_path, *suite_args(rabbitmq, target.with_address("127.0.0.1", proxy.port).url, needed))
+        through = run_suite(tmp_path, *suite_args(rabbitmq, target.with_address("127.0.0.1", proxy.port).url, needed),
+                            timeout=WHOLE_RUN_S)
     assert not proxy.errors, proxy.errors
     assert proxy.links, "the suite did not go through the proxy"
     assert outcomes(through) == outcomes(direct), (
@@ -224,7 +234,7 @@ def test_every_mutant_with_a_test_is_killed(rabbitmq, baseline, tmp_path):
         with MutantProxy(target.host, target.port, mutant) as proxy:
             run = run_suite(tmp_path / mutant.name,
                             *suite_args(rabbitmq, target.with_address("127.0.0.1", proxy.port).url,
-                                        judged + controls))
+                                        judged + controls), timeout=WHOLE_RUN_S)
         score.seconds = run.seconds
         print(f"{mutant.name}: {run.seconds:.1f} s, {sorted(outcomes(run).items())}", flush=True)
         score.proxy_errors = proxy.errors
