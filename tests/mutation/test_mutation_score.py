@@ -178,7 +178,7 @@ def plan(mutant: Mutant, existing: set[str]) -> tuple[list[str], list[str], list
 # Bound on each suite run here: the direct and pass-through runs of every rule the chosen
 # mutants select (with AMQPC_MUTANTS=all the whole catalogue with its fault-profile copies:
 # 364 s direct on 2 cores, over run_suite's default 240 s), and each mutant's run (a mutant
-# that hides closes, like hide_precondition_failed, makes its 16 rules wait out every reply
+# that hides closes, like hide_precondition_failed, makes its 14 rules wait out every reply
 # bound: over 240 s with their fault-profile copies).
 WHOLE_RUN_S = 900
 
