@@ -38,12 +38,24 @@ def test_the_file_names_only_known_brokers_queue_types_and_rules():
     for wedge in FACTS.wedges.values():
         assert wedge.rule in REGISTRY, f"wedges: {wedge.rule} names no rule with a module"
         assert set(wedge.seen_on) <= set(MANAGED_BROKERS) and wedge.reason and wedge.reference, wedge.rule
+    for hazard in FACTS.hazards.values():  # listed by a broker of the file: its product decides
+        assert hazard.brokers and set(hazard.brokers) <= set(FACTS.brokers), f"hazards: {hazard.name}"
+        assert hazard.what and hazard.reason and hazard.reference, f"hazards: {hazard.name}"
 
 
 def test_every_feature_is_asked_for_and_every_feature_asked_for_is_in_the_file():
     asked = {name for text in SOURCES.values() for name in ASKED.findall(text)}
     assert asked == FACTS.feature_names, (f"in the file, asked by no code: {sorted(FACTS.feature_names - asked)}; "
                                           f"asked, not in the file: {sorted(asked - FACTS.feature_names)}")
+
+
+def test_every_hazard_is_asked_for_and_applies_by_product():
+    asked = {name for text in SOURCES.values() for name in re.findall(r"hazard\(\s*[^,()]+,\s*\"([a-z0-9-]+)\"", text)}
+    assert asked == set(FACTS.hazards), f"asked {sorted(asked)}, in the file {sorted(FACTS.hazards)}"
+    assert broker_facts.hazard(info("Apache Qpid Broker-J Core", "10.1.0"), "perftest-without-confirms")
+    assert broker_facts.hazard(info("RabbitMQ", "3.10.8"), "perftest-without-confirms") is None
+    with pytest.raises(KeyError):
+        broker_facts.hazard(info("RabbitMQ", "3.10.8"), "no-such-hazard")
 
 
 def test_no_version_gate_is_left_in_code():
