@@ -10,7 +10,7 @@ import pytest
 
 from fixtures import CONFIRMS, INFO, observe, rule
 from fixtures.perf import (ASYNC_WINDOW, PERFTEST, PUBLISH_MODES, REPETITIONS, Figure, attach_figures,
-                           perftest_classpath, perftest_publisher, perftest_withheld, progress, publish_rate, ratio)
+                           perftest_classpath, perftest_publisher, perftest_withheld, publish_rate, ratio)
 
 RULE = rule("PERF-01", "Publisher throughput by mode: no confirms, tx, per-message, batch and asynchronous confirms",
             strength=INFO, guide=CONFIRMS, section="publisher-confirms")
@@ -36,7 +36,7 @@ PERFTEST_MODES = {"no confirms": (), "tx per message": ("-m", "1"), "confirm per
 
 @pytest.mark.timeout(1200)
 @pytest.mark.parametrize("delivery", ["transient", "persistent"])
-async def test_publisher_throughput_by_mode(broker, delivery):
+async def test_publisher_throughput_by_mode(broker, delivery, progress):
     persistent = delivery == "persistent"
     no_tx = await broker.lacks("tx")
     if perftest_classpath() is None:

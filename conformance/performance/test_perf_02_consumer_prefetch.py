@@ -10,7 +10,7 @@ from amqp_faults import latency
 from fixtures import CONFIRMS, INFO, observe, rule
 from fixtures.perf import (FILL_SECONDS, MAX_MESSAGES, PERFTEST, PERFTEST_SECONDS, REPETITIONS, Figure, attach_figures,
                            consume_rate, fill, perftest_classpath, perftest_consumer, perftest_fill_withheld,
-                           progress, ratio)
+                           ratio)
 
 RULE = rule("PERF-02", "Consumer delivery rate by prefetch and with automatic ack, direct and over latency",
             strength=INFO, guide=CONFIRMS, section="channel-qos-prefetch-throughput")
@@ -30,7 +30,7 @@ PERFTEST_FILL_LIMIT = 400_000  # PerfTest's queue must outlast its run; never mo
 
 @pytest.mark.timeout(1200)
 @pytest.mark.parametrize("path", ["direct", "latency 20 ms"])
-async def test_consumer_rate_by_prefetch(broker, fault_proxy, path):
+async def test_consumer_rate_by_prefetch(broker, fault_proxy, path, progress):
     target = None
     if path != "direct":
         target = broker.target.with_address(fault_proxy.host, fault_proxy.port)

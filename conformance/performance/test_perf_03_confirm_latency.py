@@ -9,7 +9,7 @@ import time
 import pytest
 
 from fixtures import CONFIRMS, INFO, observe, rule
-from fixtures.perf import ASYNC_WINDOW, REPETITIONS, Figure, attach_figures, progress, publish_rate
+from fixtures.perf import ASYNC_WINDOW, REPETITIONS, Figure, attach_figures, publish_rate
 
 RULE = rule("PERF-03", "Confirm latency of persistent messages by load, and of a lone publish",
             strength=INFO, guide=CONFIRMS, section="publisher-confirms-latency", requires=("confirms",))
@@ -26,7 +26,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 @pytest.mark.timeout(600)
-async def test_confirm_latency_by_load(broker):
+async def test_confirm_latency_by_load(broker, progress):
     figures: list[Figure] = []
     for load, mode in LOADS.items():
         p50, p99 = Figure(f"p50, {load}", "ms"), Figure(f"p99, {load}", "ms", claim=UNDER_LOAD)
