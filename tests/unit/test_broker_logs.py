@@ -1,0 +1,20 @@
+"""A managed broker's log goes into the run folder without the session's credentials."""
+
+import gzip
+
+from fixtures.managed_brokers import GarageMQ
+from fixtures.target import mask_secrets
+
+
+def test_saved_log_is_gzipped_and_scrubbed(tmp_path):
+    broker = GarageMQ()
+    try:
+        broker.log_file.parent.mkdir(parents=True)
+        broker.log_file.write_text("login conformance/s3cr3t-pw accepted\nreading frame: reset by peer\n")
+        saved = broker.save_logs(tmp_path / "broker-log", lambda line: mask_secrets(line, ["s3cr3t-pw"]))
+    finally:
+        broker.cleanup()
+    assert [path.name for path in saved] == ["garagemq-broker.log.gz"]  # no console output: no file
+    text = gzip.open(saved[0], "rt").read()
+    assert "s3cr3t-pw" not in text
+    assert "reading frame: reset by peer" in text
