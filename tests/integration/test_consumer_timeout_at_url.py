@@ -1,0 +1,40 @@
+"""A broker at a URL is judged on the consumer timeout as long as the guide allows, not as
+long as a managed node takes. RabbitMQ <= 4.2 checks the timeout on its channel tick, one
+minute by default: a node with a 3 s timeout and that default tick may close the channel
+up to a minute after the 3 s. CON-10 (the global way) passes against it with the suite's
+defaults, and each verdict names the bound it waited under (#13: it used to fail, "no
+channel close and no basic.cancel within 8.0 s")."""
+
+import pytest
+
+from fixtures.managed_brokers import RabbitMQNode
+from tests.suite_runs import run_suite
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(400)]
+
+RABBITMQ_DEFAULT_CHANNEL_TICK_MS = 60_000
+
+
+class NodeWithDefaultTick(RabbitMQNode):
+    """A short global consumer timeout, checked only as often as RabbitMQ does by default."""
+
+    consumer_timeout_ms = 3_000
+    channel_tick_ms = RABBITMQ_DEFAULT_CHANNEL_TICK_MS
+
+
+def test_con_10_waits_for_the_default_check_interval_at_a_url(tmp_path):
+    node = NodeWithDefaultTick()
+    node.start()
+    try:
+        # No --consumer-timeout-check-ms: the default must cover RabbitMQ's own tick.
+        run = run_suite(tmp_path, "--amqp-url", node.target.url, "--consumer-timeout-ms", str(node.consumer_timeout_ms),
+                        "-p", "no:randomly", "-n", "2", "-k", "CON-10 and global", timeout=300)
+    finally:
+        node.cleanup()
+    assert len(run.cases) == 2, run.output[-3000:]  # classic and quorum
+    for case in run.cases:
+        assert case.outcome == "pass", (case.name, case.outcome, case.failure, run.output[-3000:])
+        bound = case.properties["wait bound"]
+        assert f"{RABBITMQ_DEFAULT_CHANNEL_TICK_MS} ms (--consumer-timeout-check-ms)" in bound, bound
+        waited = float(case.properties["timeout action after"].removesuffix(" s"))
+        assert waited >= node.consumer_timeout_ms / 1000, case.properties["timeout action after"]
