@@ -28,7 +28,7 @@ class ScriptedChannel:
         self.timeouts.append(timeout)
         if self.script:
             return self.script.pop(0)
-        raise self.then or NoReply("no a delivery")
+        raise self.then or NoReply("nothing came while waiting for a delivery")
 
     async def watch(self, *kinds, within):
         if self.script:
