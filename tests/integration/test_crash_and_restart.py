@@ -9,7 +9,7 @@ from pamqp import commands as spec
 
 from fixtures.managed_brokers import MANAGED_BROKERS
 from fixtures.provisioned_brokers import PrerequisiteMissing
-from fixtures.wire import Confirm, Delivery, WireConnection
+from fixtures.wire import Closed, Confirm, Delivery, WireConnection
 
 pytestmark = pytest.mark.integration
 
@@ -60,7 +60,12 @@ def test_a_crashed_broker_comes_back_with_its_data(name):
         assert node.process.pid != first_pid and node.process.poll() is None
         with pytest.raises(ProcessLookupError):
             os.kill(first_pid, 0)  # the old process is gone (killed, not left running)
-        delivery = asyncio.run(get_one(target, "crash-probe"))
+        # Once, under heavy load, RabbitMQ 3.10.8 answered 404 for the queue after the restart
+        # although its name was in the metadata store before the kill: the node's log says why.
+        try:
+            delivery = asyncio.run(get_one(target, "crash-probe"))
+        except Closed as refused:
+            pytest.fail(f"after a {seconds:.1f} s restart ({on_disk}): {refused}\n{node.log_tail(80)}")
         assert delivery is not None and delivery.body == b"kept", f"after a {seconds:.1f} s restart: {delivery}"
     finally:
         node.cleanup()
