@@ -12,6 +12,8 @@ from tests.suite_runs import run_suite
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(400)]
 
+# RabbitMQ's own default (channel_tick_interval), written here rather than taken from the
+# suite's --consumer-timeout-check-ms default: the test checks that default against it.
 RABBITMQ_DEFAULT_CHANNEL_TICK_MS = 60_000
 
 
