@@ -26,13 +26,10 @@ class NodeWithDefaultTick(RabbitMQNode):
 
 def test_con_10_waits_for_the_default_check_interval_at_a_url(tmp_path):
     node = NodeWithDefaultTick()
-    node.start()
-    try:
+    with node as target:
         # No --consumer-timeout-check-ms: the default must cover RabbitMQ's own tick.
-        run = run_suite(tmp_path, "--amqp-url", node.target.url, "--consumer-timeout-ms", str(node.consumer_timeout_ms),
+        run = run_suite(tmp_path, "--amqp-url", target.url, "--consumer-timeout-ms", str(node.consumer_timeout_ms),
                         "-p", "no:randomly", "-n", "2", "-k", "CON-10 and global", timeout=300)
-    finally:
-        node.cleanup()
     assert len(run.cases) == 2, run.output[-3000:]  # classic and quorum
     for case in run.cases:
         assert case.outcome == "pass", (case.name, case.outcome, case.failure, run.output[-3000:])
