@@ -199,6 +199,6 @@ def test_a_killed_xdist_worker_leaves_a_run_that_ends_and_is_stored(marked_run):
     os.kill(run.worker_pids()[0], signal.SIGKILL)
     status, output = run.end(180)
     run.assert_nothing_left(time.monotonic())
-    assert status in (0, 1), output[-3000:]
+    assert status == 1, output[-3000:]  # the crashed case has no verdict: never a baseline match
     assert "worker" in output and "crashed" in output, output[-3000:]
     assert run.manifest()["interrupted"] is None
