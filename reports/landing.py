@@ -119,6 +119,11 @@ def _manifest(run_dir: Path, known: set[str], problems: list[str]) -> dict | Non
         missing = [k for k in REQUIRED if not (isinstance(manifest, dict) and manifest.get(k))]
         problems.append(f"{path}: skipped the run, manifest lacks {', '.join(missing)}")
         return None
+    if manifest.get("interrupted"):  # fixtures.interruption: stored, but never a complete run
+        counted = sum((manifest.get("outcomes") or {}).values())
+        problems.append(f"{run_dir}: interrupted by {manifest['interrupted']} after {counted} cases "
+                        f"(exit status {manifest.get('exit_status')}): not counted, an interrupted run is never complete")
+        return None
     # The manifest names the product as the broker announces it ("Apache Qpid Broker-J
     # Core"): known when one of its words is a known broker.
     words = set(re.split(r"[^a-z0-9]+", str(manifest["broker"]).lower()))

@@ -166,6 +166,11 @@ def test_bad_input_is_named_and_skipped_and_nothing_else_is_lost(spark, three_ra
                        [{"rule": "ACK-03", "outcome": "pass"}])
     (corrupt / "manifest.json").write_text('{"run_id": "corrupt-manifest", "broker": ')
     make_run(root, "mystery", "MysteryMQ", "9.9", "2026-11-05T10:00:00+00:00", [{"rule": "ACK-03", "outcome": "pass"}])
+    stopped = make_run(root, "stopped", "RabbitMQ", "3.10.8", "2026-11-07T10:00:00+00:00",
+                       [{"rule": "ACK-03", "outcome": "fail", "status": "failed"}])
+    manifest = json.loads((stopped / "manifest.json").read_text())
+    manifest.update(interrupted="SIGTERM", exit_status=143, outcomes={"fail": 1})
+    (stopped / "manifest.json").write_text(json.dumps(manifest))
     bad_file = next((root / "r1" / "allure-results").glob("*-result.json"))
     bad_file.write_text('{"uuid": "truncated", "name": ')
     history_run = make_run(root, "hist", "garagemq", "0.1", "2026-11-06T10:00:00+00:00", [
@@ -178,7 +183,8 @@ def test_bad_input_is_named_and_skipped_and_nothing_else_is_lost(spark, three_ra
     assert "unknown broker 'MysteryMQ'" in problems
     assert f"{bad_file}: skipped, corrupt JSON" in problems
     assert f"{history_run.name}" in problems and ":2: skipped a corrupt history line" in problems
-    assert len(landed.problems) == 5
+    assert f"{stopped}: interrupted by SIGTERM after 1 cases (exit status 143): not counted" in problems
+    assert len(landed.problems) == 6
     # everything else is kept: 3 + 3 + 3 - 1 corrupt rabbit results, 2 garagemq, 1 history run
     assert shaped.count() == 3 + 2 + 3 + 2 + 1
     assert tables["events"].count() == 1

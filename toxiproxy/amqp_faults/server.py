@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 
+from fixtures import lifeline
 from fixtures.managed_brokers import free_port
 
 from .client import ToxiproxyAPI, ToxiproxyError
@@ -43,17 +42,6 @@ def find_binary(given: str | None = None) -> Path:
                                "PATH); put toxiproxy-server on PATH, or give --toxiproxy-server PATH or --toxiproxy-url URL")
 
 
-def _die_with_parent() -> None:
-    """Linux: the server gets SIGTERM when the pytest process that started it dies, even
-    by SIGKILL (a run killed by a time-out must not leave a server behind)."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
 class ToxiproxyServer:
     """A toxiproxy-server process owned by this run; `url` once started."""
 
@@ -61,15 +49,15 @@ class ToxiproxyServer:
         self.binary = binary or find_binary()
         self.process: subprocess.Popen | None = None
         self.url = ""
-        self.log_file = Path(tempfile.mkstemp(prefix="amqpc-toxiproxy-", suffix=".log")[1])
+        self.log_file = lifeline.temp_file("toxiproxy-", ".log")
 
     def start(self) -> str:
         port = free_port()
         with open(self.log_file, "wb") as log:
-            self.process = subprocess.Popen(
+            self.process = lifeline.start_group(
                 [str(self.binary), "-host", "127.0.0.1", "-port", str(port)],
                 env={**os.environ, "LOG_LEVEL": "warn"}, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent)
+                stdin=subprocess.DEVNULL)
         self.url = f"http://127.0.0.1:{port}"
         api = ToxiproxyAPI(self.url)
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -86,11 +74,6 @@ class ToxiproxyServer:
         raise ToxiproxyUnavailable(f"{self.binary} did not answer on {self.url} within {START_TIMEOUT_S:.0f} s")
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
-        self.log_file.unlink(missing_ok=True)
+        if self.process is not None:
+            lifeline.end_group(self.process, 5)
+        lifeline.remove_temp(self.log_file)
