@@ -241,6 +241,17 @@ class SecondConfirmSelectRestartsCount(ConfirmMutant):
         return None
 
 
+class NacksDropped(ConfirmMutant):
+    """A queue's internal error leaves the publishes it had in flight unresolved: every
+    basic.nack is dropped on its way to the client. Judged only on a managed node whose
+    queue process the suite kills (PC-18), never through the proxy, like TX-10."""
+
+    breaks = ("PC-18",)
+
+    def confirm(self, link, cmd):
+        return [] if isinstance(cmd.method, spec.Basic.Nack) else None
+
+
 class AcceptedPublishesSometimesNacked(ConfirmMutant):
     """Every third confirm is a nack, though the queue took the message (SHOULD: non-strict)."""
 
@@ -264,6 +275,7 @@ MUTANTS = [
     ReturnAfterAck,
     ReturnsDropped,
     NackSentAsAck,
+    NacksDropped,
     PersistenceStripped,
     ConfirmsLostWhenQueueEmptied,
     RefusalHiddenBehindExchange,
