@@ -338,7 +338,10 @@ class ForgedUserIdCleared(Mutant):
 # CON-21 is unsupported on the mutation node (RabbitMQ 3.10.8 has no single-active-consumer
 # priority takeover; it came in 4.0): no mutant can turn an unsupported case into a failure there.
 NOT_EXPRESSIBLE = {"CON-21": ("unsupported on the mutation node, RabbitMQ 3.10.8 (priority takeover for single "
-                             "active consumers arrived in 4.0): a mutant cannot make an unsupported case fail")}
+                             "active consumers arrived in 4.0): a mutant cannot make an unsupported case fail"),
+                   "CON-27": ("unsupported on every RabbitMQ the suite runs (3.10.8, 4.0.5): set_policy refuses "
+                              "single-active-consumer as 'not recognised policy settings', as the CONSUMERS guide "
+                              "says it must; a mutant cannot make an unsupported case fail")}
 
 
 MUTANTS = [
