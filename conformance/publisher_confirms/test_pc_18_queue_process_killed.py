@@ -3,7 +3,8 @@ outstanding publish is resolved exactly once, ack or nack, within a bound, and e
 message is in the queue once it has recovered (the guide: a nack is sent only when an
 internal error occurs in the Erlang process responsible for a queue).
 
-On the session's managed node, `rabbitmqctl eval` arms a kill of the queue's process (a
+On a managed node of the session broker's kind (the worker's patient node, whose
+rabbitmqctl is at hand), `rabbitmqctl eval` arms a kill of the queue's process (a
 classic queue's pid, a quorum queue's Ra server) for the moment the queue holds KILL_AT
 messages; persistent publishes then stream in with up to WINDOW unconfirmed, so the kill
 lands among publishes in flight. The node and its other queues go on. Whether the broker
@@ -28,12 +29,12 @@ BATCH, WINDOW = 25, 200  # publishes per step; how many may be unconfirmed befor
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
-async def test_a_killed_queue_process_resolves_every_publish_once(broker, queue_process_killer, queue_type):
-    queue = await broker.queue(queue_type)
+async def test_a_killed_queue_process_resolves_every_publish_once(queue_process_killer, patient_broker, queue_type):
+    queue = await patient_broker.queue(queue_type)
     before = await queue_process_killer.arm(queue, at_count=KILL_AT, within=timeouts.REPLY * 3)
     ledger = ConfirmLedger()
     ids = message_ids("pc18", MESSAGES)
-    async with broker.channel() as channel:
+    async with patient_broker.channel() as channel:
         await channel.confirm_select()
         for start in range(0, MESSAGES, BATCH):
             ledger.send_ids(channel, queue, ids[start:start + BATCH])
@@ -48,10 +49,11 @@ async def test_a_killed_queue_process_resolves_every_publish_once(broker, queue_
     acked = {ids[seq - 1] for seq, kinds in ledger.resolution.items() if kinds[0].startswith("ack")}
     observe("resolution", f"{len(acked)} acked, {MESSAGES - len(acked)} nacked")
 
-    ready = await queue_answers(broker, queue, within=timeouts.REPLY * 3)
+    ready = await queue_answers(patient_broker, queue, within=timeouts.REPLY * 3)
     check(ready is not None, "the queue recovers after its process was killed",
           expected="a passive declare answered", actual=f"no answer within {timeouts.REPLY * 3:.0f} s")
-    found = {d.message_id for d in await drain_queue(broker, None, queue, expect=acked, within=timeouts.REPLY * 3)}
+    drained = await drain_queue(patient_broker, None, queue, expect=acked, within=timeouts.REPLY * 3)
+    found = {d.message_id for d in drained}
     lost = sorted(acked - found)
     after = await restarted
     if after == before:

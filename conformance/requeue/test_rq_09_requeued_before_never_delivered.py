@@ -8,7 +8,8 @@ consumer should be m1 again, before m4. Anything else is non-strict, with the or
 
 import pytest
 
-from fixtures import (CONFIRMS, QUEUE_TYPES, SHOULD, check, deliveries_across, non_strict, observe, rule, who_got)
+from fixtures import (CONFIRMS, QUEUE_TYPES, SHOULD, check, deliveries_across, non_strict, observe, rule, timeouts,
+                      who_got)
 
 RULE = rule("RQ-09", "With consumers racing, a requeued message comes before never-delivered ones",
             strength=SHOULD, guide=CONFIRMS, section="consumer-nacks-requeue")
@@ -31,9 +32,13 @@ async def test_a_requeued_message_comes_before_never_delivered_ones(broker, queu
     (requeuing, requeued), (acking, acked) = sorted(first, key=lambda pair: pair[1].body)
     acking.ack(acked.delivery_tag)
     requeuing.reject(requeued.delivery_tag, requeue=True)
-    after = await deliveries_across(racing, 2)
+    # Returns as soon as both consumers have their next one; the long bound only spares a
+    # loaded host's slow redelivery (RQ-07 judges promptness) from passing for disorder.
+    after = await deliveries_across(racing, 2, within=timeouts.REPLY * 3)
     observe("next deliveries", who_got(after))
     bodies = [d.body for _, d in after]
     if requeued.body not in bodies:
-        non_strict(f"the requeued {requeued.body!r} was not among the next two deliveries ({bodies}): messages "
-                   "never delivered went out before it")
+        overtaking = [body for body in bodies if body in BODIES[3:]]
+        non_strict(f"the requeued {requeued.body!r} was not among the next deliveries ({bodies}): "
+                   + (f"{overtaking}, never delivered before, went out ahead of it" if overtaking else
+                      f"nothing else came within {timeouts.REPLY * 3:.0f} s either"))
