@@ -20,7 +20,8 @@ FACTS = broker_facts.load()
 SOURCES = {p: p.read_text() for folder in ("fixtures", "conformance", "toxiproxy/amqp_faults")
            for p in (REPO / folder).rglob("*.py")}
 # Where the code names a feature of the file: the feature lookups and missing_feature.
-ASKED = re.compile(r"(?:has_feature|feature|described|missing_feature)\(\s*[^,()]+,\s*\"([a-z0-9-]+)\"")
+ASKED = re.compile(r"(?:(?:has_feature|feature|described|missing_feature)\(\s*[^,()]+,\s*|node_setting\(\s*)"
+                   r"\"([a-z0-9-]+)\"")
 
 
 def info(product: str, version: str) -> BrokerInfo:

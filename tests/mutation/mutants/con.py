@@ -8,7 +8,7 @@ from pamqp import commands as spec
 from pamqp.body import ContentBody
 from pamqp.header import ContentHeader
 
-from tests.mutation.mutant_proxy import TO_BROKER, Command
+from tests.mutation.mutant_proxy import TO_BROKER, TO_CLIENT, Command
 from .base import Mutant, changed, replaced, without_argument, SETTLES
 
 
@@ -78,10 +78,41 @@ class ExclusiveIgnored(Mutant):
 class SingleActiveConsumerIgnored(Mutant):
     """x-single-active-consumer is ignored: every consumer of the queue receives."""
 
-    breaks = ("CON-06",)
+    breaks = ("CON-06", "CON-26")
 
     def from_client(self, link, cmd):
         return without_argument(cmd, spec.Queue.Declare, "x-single-active-consumer")
+
+
+class SecondRegisteredConsumerActive(Mutant):
+    """On a single-active-consumer queue the second consumer registered becomes the active
+    one: the proxy answers the first basic.consume itself and holds it, passes the second
+    on, and registers the held one at the broker only once the second's consume-ok is back."""
+
+    breaks = ("CON-26",)
+
+    def from_client(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Queue.Declare) and (m.arguments or {}).get("x-single-active-consumer"):
+            link.shared.setdefault("single active queues", {})[m.queue] = None  # queue -> held first consume
+        held = link.shared.get("single active queues", {})
+        if isinstance(m, spec.Basic.Consume) and m.queue in held and m.consumer_tag and not m.nowait:
+            if held[m.queue] is None:
+                held[m.queue] = (link, cmd)
+                link.to_client(cmd.channel, spec.Basic.ConsumeOk(consumer_tag=m.consumer_tag))
+                return []
+            if held[m.queue]:
+                link.state.setdefault("release after", {})[m.consumer_tag] = held[m.queue]
+                held[m.queue] = False  # later consumers pass unchanged
+        return None
+
+    def from_broker(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Basic.ConsumeOk) and m.consumer_tag in link.state.get("release after", {}):
+            first_link, first = link.state["release after"].pop(m.consumer_tag)
+            first_link.send(TO_BROKER, first)
+            first_link.swallow(TO_CLIENT, first.channel, spec.Basic.ConsumeOk)
+        return None
 
 
 class CancelNotificationsDropped(Mutant):
@@ -140,6 +171,49 @@ class TimeoutRequeuesOnlyTheLateConsumer(Mutant):
     def from_client(self, link, cmd):
         m = cmd.method
         if isinstance(m, SETTLES) and m.delivery_tag in link.state.get(("settled", cmd.channel), ()):
+            return []
+        return None
+
+
+class TimeoutNeverOff(Mutant):
+    """A consumer timeout turned off still fires: the proxy closes a consumer's channel
+    (406, as a timeout does) once it has held a delivery unacked for a second. Judged only
+    on a node the suite configures (CON-24 needs consumer_timeout = undefined), so never
+    through the proxy, like TX-10."""
+
+    breaks = ("CON-24",)
+    HELD_S = 1.0
+
+    def from_broker(self, link, cmd):
+        if isinstance(cmd.method, spec.Basic.Deliver):
+            asyncio.get_running_loop().call_later(self.HELD_S, self._time_out, link, cmd.channel,
+                                                  cmd.method.delivery_tag)
+        return None
+
+    def from_client(self, link, cmd):
+        if isinstance(cmd.method, SETTLES):
+            link.state.setdefault(("settled", cmd.channel), set()).add(cmd.method.delivery_tag)
+        return None
+
+    def _time_out(self, link, channel, tag):
+        settled = link.state.get(("settled", channel), set())
+        if tag not in settled and not any(t >= tag for t in settled):
+            link.fake_channel_close(channel, 406, f"PRECONDITION_FAILED - delivery acknowledgement on channel "
+                                                  f"{channel} timed out (turned off, yet)")
+
+
+class ConsumerLimitIgnored(Mutant):
+    """A consume beyond consumer_max_per_channel is answered consume-ok: the broker's
+    connection.close 530 is hidden from the client. Judged only on a node the suite
+    configures (CON-25), never through the proxy, like TX-10."""
+
+    breaks = ("CON-25",)
+
+    def from_broker(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Connection.Close) and m.reply_code == 530 and "consumers per channel" in str(m.reply_text):
+            link.to_broker(0, spec.Connection.CloseOk())
+            link.to_client(cmd.channel or 1, spec.Basic.ConsumeOk(consumer_tag="amq.ctag-over-the-limit"))
             return []
         return None
 
@@ -264,7 +338,10 @@ class ForgedUserIdCleared(Mutant):
 # CON-21 is unsupported on the mutation node (RabbitMQ 3.10.8 has no single-active-consumer
 # priority takeover; it came in 4.0): no mutant can turn an unsupported case into a failure there.
 NOT_EXPRESSIBLE = {"CON-21": ("unsupported on the mutation node, RabbitMQ 3.10.8 (priority takeover for single "
-                             "active consumers arrived in 4.0): a mutant cannot make an unsupported case fail")}
+                             "active consumers arrived in 4.0): a mutant cannot make an unsupported case fail"),
+                   "CON-27": ("unsupported on every RabbitMQ the suite runs (3.10.8, 4.0.5): set_policy refuses "
+                              "single-active-consumer as 'not recognised policy settings', as the CONSUMERS guide "
+                              "says it must; a mutant cannot make an unsupported case fail")}
 
 
 MUTANTS = [
@@ -274,10 +351,13 @@ MUTANTS = [
     ConsumerTagReuseAccepted,
     ExclusiveIgnored,
     SingleActiveConsumerIgnored,
+    SecondRegisteredConsumerActive,
     CancelNotificationsDropped,
     ConsumerTimeoutHidden,
     ConsumerTimeoutArgumentStripped,
     TimeoutRequeuesOnlyTheLateConsumer,
+    TimeoutNeverOff,
+    ConsumerLimitIgnored,
     PropertyAltered,
     GetEmptyHidden,
     QuorumQueuesHonourExclusive,

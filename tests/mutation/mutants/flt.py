@@ -13,7 +13,7 @@ from .base import Mutant
 class DeliveriesLost(Mutant):
     """Every fifth push delivery vanishes (acked to the broker by the proxy)."""
 
-    breaks = ("FLT-01",)
+    breaks = ("FLT-01", "FLT-09")
 
     def from_broker(self, link, cmd):
         if isinstance(cmd.method, spec.Basic.Deliver):
@@ -21,6 +21,25 @@ class DeliveriesLost(Mutant):
             if count % 5 == 0:
                 if not link.tracker.channel(cmd.channel).consumers.get(cmd.method.consumer_tag, False):
                     link.to_broker(cmd.channel, spec.Basic.Ack(delivery_tag=cmd.method.delivery_tag))
+                return []
+        return None
+
+
+class AutoAckBacklogReordered(Mutant):
+    """An automatic-ack consumer's deliveries come out of order once a backlog builds:
+    every 100th delivery to it is held back and sent after the one that follows."""
+
+    breaks = ("FLT-09",)
+
+    def from_broker(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Basic.Deliver) and link.tracker.channel(cmd.channel).consumers.get(m.consumer_tag):
+            held = link.state.pop(("held", cmd.channel), None)
+            if held is not None:
+                return [cmd, held]
+            count = link.state["auto-ack deliveries"] = link.state.get("auto-ack deliveries", 0) + 1
+            if count % 100 == 0:
+                link.state[("held", cmd.channel)] = cmd
                 return []
         return None
 
@@ -68,6 +87,7 @@ class AcksBeforeCloseLost(Mutant):
 
 MUTANTS = [
     DeliveriesLost,
+    AutoAckBacklogReordered,
     AcksLostWhenSliced,
     AcksBeforeCloseLost,
 ]

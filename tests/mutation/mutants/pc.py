@@ -56,7 +56,7 @@ class CountsPublishesBeforeSelect(ConfirmMutant):
 class DuplicateConfirms(ConfirmMutant):
     """Every publisher confirm is sent twice."""
 
-    breaks = ("PC-04", "PC-05", "FLT-02")
+    breaks = ("PC-04", "PC-05", "FLT-02", "PC-18")
 
     def confirm(self, link, cmd):
         return [cmd, cmd]
@@ -146,9 +146,10 @@ class NackSentAsAck(ConfirmMutant):
 
 
 class PersistenceStripped(Mutant):
-    """Persistent publishes are stored as transient: confirmed, then lost in a restart."""
+    """Persistent publishes are stored as transient: confirmed, then lost in a restart (of the
+    node, PC-10, or of the queue's own process, PC-18)."""
 
-    breaks = ("PC-10", "FLT-08", "CON-15")
+    breaks = ("PC-10", "FLT-08", "CON-15", "PC-18")
     needs_restart = True
 
     def from_client(self, link, cmd):

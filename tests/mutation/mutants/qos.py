@@ -11,7 +11,7 @@ from .base import Mutant, changed, replaced, SETTLES
 class PrefetchIgnored(Mutant):
     """basic.qos is answered but the limit is never applied (the broker sees prefetch 0)."""
 
-    breaks = ("QOS-01", "QOS-07")
+    breaks = ("QOS-01", "QOS-07", "FLT-09")
 
     def from_client(self, link, cmd):
         if isinstance(cmd.method, spec.Basic.Qos) and cmd.method.prefetch_count:

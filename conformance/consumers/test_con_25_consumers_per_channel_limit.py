@@ -1,0 +1,41 @@
+"""CON-25: with `consumer_max_per_channel` set, a basic.consume beyond the limit on one
+channel is refused with the code RabbitMQ raises (530 NOT_ALLOWED "reached maximum (N) of
+consumers per channel"), and the consumers registered before it keep working.
+
+530 is a connection exception in AMQP 0-9-1, so the refusing connection ends, and its own
+consumers with it (RabbitMQ 4.0.5, measured): "keep working" is judged on the consumer
+another connection registered before. Run on the patient node (limit
+CONSUMERS_PER_CHANNEL_LIMIT); the setting exists from RabbitMQ 3.12.14 (version-gated,
+conformance/brokers.toml), and only on nodes the suite configures."""
+
+import pytest
+from pamqp.commands import Basic
+
+from fixtures import (CONSUMERS, CONSUMERS_PER_CHANNEL_LIMIT, MUST, check, expect_closed, expect_consume_accepted,
+                      expect_open, receive, rule)
+
+RULE = rule("CON-25", "A consume beyond consumer_max_per_channel is refused; earlier consumers keep working",
+            strength=MUST, guide=CONSUMERS, section="limiting-the-number-of-consumers-per-channel")
+
+REACHED_MAXIMUM = f"reached maximum ({CONSUMERS_PER_CHANNEL_LIMIT}) of consumers per channel"
+
+
+@pytest.mark.node_setting("consumer-max-per-channel")
+async def test_the_consume_beyond_the_limit_is_refused(patient_broker):
+    queue = await patient_broker.queue("classic")
+    earlier = await (await patient_broker.connection()).channel()
+    await expect_consume_accepted(earlier, queue, requirement="a consumer on another connection is accepted")
+
+    channel = await (await patient_broker.connection()).channel()
+    for number in range(1, CONSUMERS_PER_CHANNEL_LIMIT + 1):
+        await expect_consume_accepted(channel, queue, requirement=f"consumer {number} of the limit "
+                                      f"({CONSUMERS_PER_CHANNEL_LIMIT}) on one channel is accepted")
+    channel.send(Basic.Consume(queue=queue, consumer_tag="over-the-limit"))
+    await expect_closed(channel, code=530, scope="connection", text=REACHED_MAXIMUM,
+                        requirement="the consume beyond the limit is refused with 530 NOT_ALLOWED")
+
+    await expect_open(earlier, "the earlier consumer's channel stays open")
+    await patient_broker.publish(queue, b"after-the-refusal")
+    got = await receive(earlier, 1)
+    check([d.body for d in got] == [b"after-the-refusal"], "the earlier consumer keeps receiving",
+          expected=[b"after-the-refusal"], actual=[d.body for d in got] or "nothing")
