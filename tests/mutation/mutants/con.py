@@ -8,7 +8,7 @@ from pamqp import commands as spec
 from pamqp.body import ContentBody
 from pamqp.header import ContentHeader
 
-from tests.mutation.mutant_proxy import TO_BROKER, Command
+from tests.mutation.mutant_proxy import TO_BROKER, TO_CLIENT, Command
 from .base import Mutant, changed, replaced, without_argument, SETTLES
 
 
@@ -82,6 +82,37 @@ class SingleActiveConsumerIgnored(Mutant):
 
     def from_client(self, link, cmd):
         return without_argument(cmd, spec.Queue.Declare, "x-single-active-consumer")
+
+
+class SecondConsumerActivatedFirst(Mutant):
+    """On a single-active-consumer queue the second consumer registered becomes the active
+    one: the proxy answers the first consume-ok itself and holds that basic.consume until
+    the broker has answered the next consume on the same queue (from any connection)."""
+
+    breaks = ("CON-20",)
+
+    def from_client(self, link, cmd):
+        m, shared = cmd.method, link.shared
+        if isinstance(m, spec.Queue.Declare) and (m.arguments or {}).get("x-single-active-consumer"):
+            shared.setdefault("single active queues", set()).add(m.queue)
+        elif isinstance(m, spec.Basic.Consume) and m.queue in shared.get("single active queues", set()):
+            if m.queue not in shared.setdefault("held first consume", {}):
+                shared["held first consume"][m.queue] = (link, cmd)
+                link.to_client(cmd.channel, spec.Basic.ConsumeOk(consumer_tag=m.consumer_tag))
+                link.swallow(TO_CLIENT, cmd.channel, spec.Basic.ConsumeOk)
+                return []
+            shared.setdefault("released by", {})[m.consumer_tag] = m.queue
+        return None
+
+    def from_broker(self, link, cmd):
+        if isinstance(cmd.method, spec.Basic.ConsumeOk):
+            queue = link.shared.get("released by", {}).pop(cmd.method.consumer_tag, None)
+            held = link.shared.get("held first consume", {}).get(queue)
+            if held is not None and held[1] is not None:
+                first_link, first = held
+                link.shared["held first consume"][queue] = (first_link, None)  # released once
+                first_link.send(TO_BROKER, first, raw=True)
+        return None
 
 
 class CancelNotificationsDropped(Mutant):
@@ -274,6 +305,7 @@ MUTANTS = [
     ConsumerTagReuseAccepted,
     ExclusiveIgnored,
     SingleActiveConsumerIgnored,
+    SecondConsumerActivatedFirst,
     CancelNotificationsDropped,
     ConsumerTimeoutHidden,
     ConsumerTimeoutArgumentStripped,
