@@ -16,7 +16,7 @@ import pytest
 
 from amqp_faults import silent_peer
 from amqp_faults.workloads import confirms, message_ids, publish, publish_until_acked
-from fixtures import MUST, check, consume_until, drain_queue, observe, rule, timeouts
+from fixtures import MUST, check, consume_until, drain_queue, observe, queue_answers, rule, timeouts
 from fixtures.cluster import ELECTION_WINDOW_S, confirmed_while
 from fixtures.history import expect_none
 from fixtures.rules import QUORUM_QUEUES
@@ -97,15 +97,25 @@ async def test_partition_loses_no_confirmed_message(cluster, history, cut, reque
     observe("confirmed during the cut and still queued at the heal", f"{len(held)} of {BATCH}")
     await cluster.heal()
     await cluster.restart(0)
+    # Nothing ever consumed the parked queue: once it answers again, every message it
+    # confirmed before the cut must be ready in it, before any drain.
+    parked_ready = await queue_answers(cluster.nodes[1], parked, within=ELECTION_WINDOW_S)
+    observe("ready in the parked queue after the heal", parked_ready)
     confirmed = history.confirmed_ids()
     await drain_queue(cluster.nodes[1], history, queue, expect=confirmed - set(parked_ids), within=timeouts.REPLY * 5)
-    await drain_queue(cluster.nodes[1], history, parked, expect=confirmed & set(parked_ids), within=timeouts.REPLY * 5)
+    parked_drained = await drain_queue(cluster.nodes[1], history, parked, expect=confirmed & set(parked_ids),
+                                       within=timeouts.REPLY * 5)
 
     verdict = history.check()
     wrongly = confirmed_while(history.events, set(minority_ids), "partition")
     check(not wrongly, "the isolated node confirms nothing published to it during the cut",
           expected="no basic.ack for them", actual=wrongly)
-    check(parked_confirmed, "messages confirmed before the cut were still queued when the partition healed",
+    check(parked_confirmed, "the parked queue confirmed messages before the cut (needed to judge them)",
           expected=f"some of {BATCH} confirmed", actual="none")
+    kept = parked_confirmed & {d.message_id for d in parked_drained}
+    check((parked_ready or 0) >= len(parked_confirmed) and kept == parked_confirmed,
+          "messages confirmed before the cut were still queued when the partition healed",
+          expected=f"{len(parked_confirmed)} confirmed ones ready at the heal, each then taken",
+          actual=f"{parked_ready} ready at the heal; {len(kept)} of them taken")
     expect_none(verdict, "lost", "every confirmed message is delivered after the heal")
     expect_none(verdict, "unflagged_redeliveries", "a message delivered again carries redelivered=true")

@@ -33,7 +33,7 @@ async def test_a_publish_every_queue_takes_is_acked_once(broker, queue_type):
     nacked = [seq for seq, kinds in ledger.resolution.items() if not kinds[0].startswith("ack")]
     check(not nacked, "a publish every queue took is acked", expected="acks only", actual=ledger.history())
     # The ack means every queue has it: the counts are read only after the acks.
-    held = {queue: await broker.ready_count(queue) for queue in queues}
+    held = await broker.ready_counts(*queues)
     check(set(held.values()) == {PUBLISHES}, "when the ack comes, every queue the message was routed to holds it",
           expected=f"{PUBLISHES} in each queue", actual=held)
 

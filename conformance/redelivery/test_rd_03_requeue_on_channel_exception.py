@@ -1,5 +1,7 @@
 """RD-03: a channel closed by the broker for a protocol error (here an ack of an unknown
-tag, ACK-03) requeues the deliveries it held unacked, like a client's channel close."""
+tag, ACK-03) requeues the deliveries it held unacked, like a client's channel close, and
+each comes back flagged redelivered=true (CONFIRMS, automatic requeueing: a requeued
+delivery carries the flag)."""
 
 import pytest
 
@@ -22,5 +24,4 @@ async def test_channel_exception_requeues_unacked_deliveries(broker, queue_type)
     channel.ack(NEVER_DELIVERED)
     await expect_closed(channel, code=406, requirement="the unknown tag closes the channel (ACK-03)")
 
-    await expect_returned(broker, queue, BODIES, redelivered=None,
-                          requirement="the deliveries held by the closed channel are requeued")
+    await expect_returned(broker, queue, BODIES, requirement="the deliveries held by the closed channel are requeued")

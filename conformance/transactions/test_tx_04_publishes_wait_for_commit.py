@@ -4,7 +4,7 @@ before a commit."""
 
 import pytest
 
-from fixtures import CONFIRMS, MUST, TX_ENDINGS, check, end_transaction, rule
+from fixtures import CONFIRMS, MUST, TX_ENDINGS, check, end_transaction, expect_visible_at_once, rule
 
 RULE = rule("TX-04", "Publishes in a transaction are invisible until commit; rollback and close discard them",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))
@@ -27,8 +27,8 @@ async def test_publish_in_a_transaction_lands_only_on_commit(broker, ending):
           expected="basic.get-empty on every queue", actual=early)
 
     stands = await end_transaction(channel, ending)
-    held = {queue: [d.body for d in await broker.take_all(queue, expected=PER_QUEUE if stands else 0)]
-            for queue in queues}
+    await expect_visible_at_once(broker, queues, PER_QUEUE if stands else 0, ending)
+    held = {queue: [d.body for d in await broker.take_all(queue, expected=0)] for queue in queues}
     expected = published if stands else {queue: [] for queue in queues}
     check(held == expected, f"after {ending} every queue holds {'all' if stands else 'none'} of the "
           "transaction's messages" + (", in publish order" if stands else ""), expected=expected, actual=held)

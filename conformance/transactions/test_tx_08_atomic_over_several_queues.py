@@ -1,21 +1,18 @@
 """TX-08: a transaction is all or nothing over several publishes routed to several
 queues (a fanout exchange): no queue shows any of them before tx.commit, every queue
-shows all of them after commit-ok, and tx.rollback or closing the channel discards all.
+shows all of them as soon as commit-ok comes (read at once, not awaited), and tx.rollback or closing the channel discards all.
 (Visibility without faults only: RabbitMQ does not promise atomicity across a crash.)"""
 
 import pytest
 
-from fixtures import CONFIRMS, MUST, QUEUE_TYPES, TX_ENDINGS, check, end_transaction, rule
+from fixtures import (CONFIRMS, MUST, QUEUE_TYPES, TX_ENDINGS, check, end_transaction, expect_visible_at_once,
+                      rule)
 
 RULE = rule("TX-08", "A transaction over several publishes to several queues is all or nothing",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))
 
 QUEUES = 3
 MESSAGES = [b"first", b"second", b"third"]
-
-
-async def held(broker, queues, expected):
-    return {queue: [d.body for d in await broker.take_all(queue, expected=expected)] for queue in queues}
 
 
 @pytest.mark.parametrize("ending", TX_ENDINGS)
@@ -28,12 +25,13 @@ async def test_a_transaction_reaches_every_queue_at_commit_or_none(broker, queue
     for body in MESSAGES:
         channel.publish(body, exchange=fanout)
     await channel.barrier()  # the publishes were handled by the channel
-    seen_early = {queue: count for queue in queues if (count := await broker.ready_count(queue))}
+    seen_early = {queue: count for queue, count in (await broker.ready_counts(*queues)).items() if count}
     check(not seen_early, "no queue shows any of the transaction's messages before it ends",
           expected="0 messages ready in each queue", actual=seen_early)
 
     stands = await end_transaction(channel, ending)
-    after = await held(broker, queues, len(MESSAGES) if stands else 0)
+    await expect_visible_at_once(broker, queues, len(MESSAGES) if stands else 0, ending)
+    after = {queue: [d.body for d in await broker.take_all(queue, expected=0)] for queue in queues}
     expected = {queue: MESSAGES if stands else [] for queue in queues}
     check(after == expected, f"after {ending} every queue holds {'all' if stands else 'none'} of the "
           "transaction's messages", expected=expected, actual=after)

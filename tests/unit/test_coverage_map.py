@@ -1,8 +1,10 @@
 """The coverage map (conformance/coverage.toml) and the rule registry agree: every id a
-statement names has a module, every rule module checks at least one statement, and each
-entry says how far it is covered in the map's own terms."""
+statement names has a module, every rule module checks at least one statement, each
+entry says how far it is covered in the map's own terms, and no statement is "full" on
+INFO rules alone."""
 
-from fixtures.catalogue import COVERAGE_KINDS, coverage_statements, load_all_rules
+from fixtures.catalogue import (README, COVERAGE_KINDS, can_judge, coverage_listing, coverage_statements,
+                               coverage_summary, load_all_rules)
 from fixtures.rules import REGISTRY, RULE_ID
 
 load_all_rules()
@@ -35,3 +37,20 @@ def test_every_entry_says_how_far_it_is_covered():
             assert statement.get("reason"), statement
         for planned in statement.get("planned", ()):
             assert RULE_ID.match(planned) and planned not in REGISTRY, f"{planned} has a module: map it in rules"
+
+
+def test_a_full_statement_has_a_rule_that_can_fail():
+    # A statement backed only by INFO rules (measured, never judged) is at most partial.
+    only_recorded = [statement["says"] for statement in STATEMENTS
+                     if statement["coverage"] == "full" and not can_judge(statement["rules"])]
+    assert only_recorded == []
+
+
+def test_the_listing_names_every_statement_and_ends_with_the_counts():
+    listing = coverage_listing()
+    assert all(statement["says"] in listing for statement in STATEMENTS)
+    assert listing.splitlines()[-1].startswith(f"{len(STATEMENTS)} observable statements: ")
+
+
+def test_the_readme_states_the_current_counts():
+    assert coverage_summary() + "." in README.read_text()

@@ -84,34 +84,34 @@ class SingleActiveConsumerIgnored(Mutant):
         return without_argument(cmd, spec.Queue.Declare, "x-single-active-consumer")
 
 
-class SecondRegisteredConsumerActive(Mutant):
+class SecondConsumerActivatedFirst(Mutant):
     """On a single-active-consumer queue the second consumer registered becomes the active
-    one: the proxy answers the first basic.consume itself and holds it, passes the second
-    on, and registers the held one at the broker only once the second's consume-ok is back."""
+    one: the proxy answers the first consume-ok itself and holds that basic.consume until
+    the broker has answered the next consume on the same queue (from any connection)."""
 
-    breaks = ("CON-26",)
+    breaks = ("CON-20", "CON-26")
 
     def from_client(self, link, cmd):
-        m = cmd.method
+        m, shared = cmd.method, link.shared
         if isinstance(m, spec.Queue.Declare) and (m.arguments or {}).get("x-single-active-consumer"):
-            link.shared.setdefault("single active queues", {})[m.queue] = None  # queue -> held first consume
-        held = link.shared.get("single active queues", {})
-        if isinstance(m, spec.Basic.Consume) and m.queue in held and m.consumer_tag and not m.nowait:
-            if held[m.queue] is None:
-                held[m.queue] = (link, cmd)
+            shared.setdefault("single active queues", set()).add(m.queue)
+        elif isinstance(m, spec.Basic.Consume) and m.queue in shared.get("single active queues", set()):
+            if m.queue not in shared.setdefault("held first consume", {}):
+                shared["held first consume"][m.queue] = (link, cmd)
                 link.to_client(cmd.channel, spec.Basic.ConsumeOk(consumer_tag=m.consumer_tag))
+                link.swallow(TO_CLIENT, cmd.channel, spec.Basic.ConsumeOk)
                 return []
-            if held[m.queue]:
-                link.state.setdefault("release after", {})[m.consumer_tag] = held[m.queue]
-                held[m.queue] = False  # later consumers pass unchanged
+            shared.setdefault("released by", {})[m.consumer_tag] = m.queue
         return None
 
     def from_broker(self, link, cmd):
-        m = cmd.method
-        if isinstance(m, spec.Basic.ConsumeOk) and m.consumer_tag in link.state.get("release after", {}):
-            first_link, first = link.state["release after"].pop(m.consumer_tag)
-            first_link.send(TO_BROKER, first)
-            first_link.swallow(TO_CLIENT, first.channel, spec.Basic.ConsumeOk)
+        if isinstance(cmd.method, spec.Basic.ConsumeOk):
+            queue = link.shared.get("released by", {}).pop(cmd.method.consumer_tag, None)
+            held = link.shared.get("held first consume", {}).get(queue)
+            if held is not None and held[1] is not None:
+                first_link, first = held
+                link.shared["held first consume"][queue] = (first_link, None)  # released once
+                first_link.send(TO_BROKER, first, raw=True)
         return None
 
 
@@ -351,7 +351,7 @@ MUTANTS = [
     ConsumerTagReuseAccepted,
     ExclusiveIgnored,
     SingleActiveConsumerIgnored,
-    SecondRegisteredConsumerActive,
+    SecondConsumerActivatedFirst,
     CancelNotificationsDropped,
     ConsumerTimeoutHidden,
     ConsumerTimeoutArgumentStripped,

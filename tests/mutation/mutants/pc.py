@@ -7,7 +7,7 @@ import asyncio
 from pamqp import commands as spec
 from pamqp.header import ContentHeader
 
-from tests.mutation.mutant_proxy import TO_CLIENT, Command, Link, command
+from tests.mutation.mutant_proxy import TO_BROKER, TO_CLIENT, Command, Link, command
 from .base import Mutant, changed, replaced, CONFIRMS
 
 
@@ -254,6 +254,45 @@ class AcceptedPublishesSometimesNacked(ConfirmMutant):
         return None
 
 
+class ConfirmsWaitForConsumerAcks(ConfirmMutant):
+    """A publish is confirmed only once no consumer holds a delivery unacked: while any
+    connection through the proxy has one outstanding, confirms are held back (checked
+    every 50 ms), as on a broker that ties confirms to consumer acknowledgements."""
+
+    breaks = ("PC-19",)
+    poll_s = 0.05
+
+    def confirm(self, link, cmd):
+        held = link.state.setdefault(("held", cmd.channel), [])
+        if not held:
+            asyncio.get_running_loop().call_later(self.poll_s, self._release, link, cmd.channel)
+        held.append(cmd)
+        return []
+
+    def _release(self, link, channel):
+        live = [other for other in link.proxy.links if not other._writers[TO_BROKER].is_closing()]
+        if any(state.outstanding for other in live for state in other.tracker.channels.values()):
+            asyncio.get_running_loop().call_later(self.poll_s, self._release, link, channel)
+            return
+        for held in link.state.pop(("held", channel), []):
+            link.send(TO_CLIENT, held, raw=True)
+
+
+class AcksWithoutConfirmMode(Mutant):
+    """A persistent or mandatory publish on a channel in neither confirm nor tx mode is
+    answered with a basic.ack, numbered as if the channel counted its publishes."""
+
+    breaks = ("PC-20",)
+
+    def from_client(self, link, cmd):
+        m, state = cmd.method, link.tracker.channel(cmd.channel)
+        properties = cmd.header.properties if cmd.header else None
+        persistent = properties is not None and properties.delivery_mode == 2
+        if isinstance(m, spec.Basic.Publish) and state.mode is None and (m.mandatory or persistent):
+            link.to_client(cmd.channel, spec.Basic.Ack(delivery_tag=state.published_before_confirm + 1))
+        return None
+
+
 MUTANTS = [
     AnswersNowaitConfirmSelect,
     ShiftConfirmTags,
@@ -271,4 +310,6 @@ MUTANTS = [
     RefusedMessageWithdrawnEverywhere,
     SecondConfirmSelectRestartsCount,
     AcceptedPublishesSometimesNacked,
+    ConfirmsWaitForConsumerAcks,
+    AcksWithoutConfirmMode,
 ]

@@ -80,6 +80,21 @@ class OnlyLowestAckFreesASlot(Mutant):
         return None
 
 
+class LoweredPrefetchIgnored(Mutant):
+    """A basic.qos that lowers the prefetch of a channel with consumers is answered
+    qos-ok and never reaches the broker: the old, higher limit stays in force, for the
+    channel and for consumers started later."""
+
+    breaks = ("QOS-12",)
+
+    def from_client(self, link, cmd):
+        m, state = cmd.method, link.tracker.channel(cmd.channel)
+        if isinstance(m, spec.Basic.Qos) and state.consumers and 0 < m.prefetch_count < state.prefetch:
+            link.to_client(cmd.channel, spec.Basic.QosOk())
+            return []
+        return None
+
+
 class TransactedSettlesApplyAtOnce(Mutant):
     """On a transactional channel a settle takes effect at once: the proxy commits right
     after it (and swallows that commit-ok), so its prefetch slot is freed before the
@@ -96,6 +111,7 @@ class TransactedSettlesApplyAtOnce(Mutant):
 
 MUTANTS = [
     PrefetchIgnored,
+    LoweredPrefetchIgnored,
     PrefetchZeroLimits,
     PrefetchLimitsAutoAck,
     PrefetchLimitsGet,

@@ -58,10 +58,9 @@ class ChannelErrorLosesUnacked(Mutant):
 
 
 class ClearRedelivered(Mutant):
-    """Every delivery claims to be a first delivery (redelivered=false). (RD-03 promises
-    the requeue after a channel error, not the flag: it is not listed.)"""
+    """Every delivery claims to be a first delivery (redelivered=false)."""
 
-    breaks = ("RQ-01", "RD-01", "RD-02", "RD-06", "RD-09", "CON-10", "FLT-03", "FLT-04")
+    breaks = ("RQ-01", "RD-01", "RD-02", "RD-03", "RD-06", "RD-09", "CON-10", "FLT-03", "FLT-04")
 
     def from_broker(self, link, cmd):
         if isinstance(cmd.method, (spec.Basic.Deliver, spec.Basic.GetOk)) and cmd.method.redelivered:

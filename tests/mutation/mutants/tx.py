@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from pamqp import commands as spec
 
-from tests.mutation.mutant_proxy import TO_BROKER, command
+from tests.mutation.mutant_proxy import TO_BROKER, TO_CLIENT, command
 from .base import Mutant
 from .pc import PersistenceStripped
 
@@ -123,6 +125,36 @@ class EarlierPublishesCommittedAtOnce(Mutant):
         return []  # the commit-ok of the proxy's own commit
 
 
+class CommitOkBeforeCommit(Mutant):
+    """tx.commit-ok comes before the commit has taken effect: the proxy answers the
+    commit itself and passes it on to the broker only a second later (the client's
+    later frames on the channel wait with it; the broker's own commit-ok is dropped).
+    Everything arrives, late: only a check made right at commit-ok, from another
+    connection, sees it. (TX-09 judges the settles on the committing channel, whose
+    next frames wait behind the commit here as at a real broker: not broken.)"""
+
+    breaks = ("TX-04", "TX-08")
+    hold_s = 1.0
+
+    def from_client(self, link, cmd):
+        held = link.state.get(("held", cmd.channel))
+        if held is not None:
+            held.append(cmd)
+            return []
+        if isinstance(cmd.method, spec.Tx.Commit):
+            link.to_client(cmd.channel, spec.Tx.CommitOk())
+            link.swallow(TO_CLIENT, cmd.channel, spec.Tx.CommitOk)
+            link.state[("held", cmd.channel)] = [cmd]
+            asyncio.get_running_loop().call_later(self.hold_s, self._release, link, cmd.channel)
+            return []
+        return None
+
+    @staticmethod
+    def _release(link, channel):
+        for waiting in link.state.pop(("held", channel), []):
+            link.send(TO_BROKER, waiting, raw=True)
+
+
 class SettlesInTransactionLost(Mutant):
     """On a transactional channel basic.nack and basic.reject never reach the broker:
     the commit applies none of them."""
@@ -153,6 +185,7 @@ MUTANTS = [
     RollbackCommits,
     FakeTransactions,
     EarlierPublishesCommittedAtOnce,
+    CommitOkBeforeCommit,
     SettlesInTransactionLost,
     PersistenceStrippedInTransactions,
 ]
