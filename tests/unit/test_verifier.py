@@ -78,3 +78,26 @@ def test_expect_open_fails_on_a_close():
     with pytest.raises(RuleViolation, match="406"):
         run(expect_open(FakeChannel(barrier_does=Closed(PRECONDITION)), "stays open"))
     run(expect_open(FakeChannel(), "stays open"))
+
+
+def test_a_refused_management_request_is_unsupported_with_the_brokers_stated_reason():
+    import io
+    import urllib.error
+
+    import pytest
+
+    from fixtures.consumer_timeouts import stated_reason
+
+    def refusal(body: bytes) -> urllib.error.HTTPError:
+        return urllib.error.HTTPError("http://h/api/policies/%2F/p", 400, "Bad Request", {}, io.BytesIO(body))
+
+    said = b'{"error":"bad_request","reason":"Validation failed\\n\\n[<<\\"consumer-timeout\\">>] are not recognised"}'
+    assert stated_reason(refusal(said)).startswith("Validation failed") and "(bad_request)" in stated_reason(refusal(said))
+    assert stated_reason(refusal(b"no JSON here")) == "no JSON here"
+    assert stated_reason(refusal(b"")) == "400 Bad Request"
+    with pytest.raises(pytest.skip.Exception, match="the broker's reason: Validation failed"):
+        from unittest import mock
+
+        from fixtures.consumer_timeouts import management_call
+        with mock.patch("urllib.request.urlopen", side_effect=refusal(said)):
+            management_call("http://user:pw@h:15672", "PUT", "/api/policies/%2F/p", {"pattern": "x"})
