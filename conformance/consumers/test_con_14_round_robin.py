@@ -8,7 +8,9 @@ import pytest
 from fixtures import CONSUMERS, QUEUE_TYPES, SHOULD, deliveries_to_equal_consumers, expect_round_robin, rule
 
 RULE = rule("CON-14", "Consumers of equal priority get deliveries round-robin",
-            strength=SHOULD, guide=CONSUMERS, section="priority")
+            strength=SHOULD, guide=CONSUMERS, section="priority",
+            accepts=("a fixed cycle over the consumers starting at any of them; anything else is "
+                     "non-strict (that none starves is CON-28)"))
 
 CONSUMER_TAGS = ["consumer-a", "consumer-b"]
 BODIES = [b"m1", b"m2", b"m3", b"m4"]

@@ -20,7 +20,9 @@ from fixtures import (CONSUMERS, MUST, QUEUE_TYPES, check, deliveries_across, ex
                       who_got)
 
 RULE = rule("CON-17", "A higher-priority consumer receives while it has capacity; equal highest share round-robin",
-            strength=MUST, guide=CONSUMERS, section="priority")
+            strength=MUST, guide=CONSUMERS, section="priority",
+            accepts=("the equal highest consumers served in any order and share so long as neither "
+                     "starves; an uneven share or broken turn is non-strict, as in CON-14"))
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)

@@ -8,7 +8,9 @@ from fixtures import (CONSUMERS, MUST, QUEUE_TYPES, deliveries_to_equal_consumer
                       observe, rule, shares)
 
 RULE = rule("CON-28", "Consumers of equal priority do not starve: each gets some of the messages",
-            strength=MUST, guide=CONSUMERS, section="priority")
+            strength=MUST, guide=CONSUMERS, section="priority",
+            accepts=("any share and any order of the messages, so long as every consumer gets at "
+                     "least one"))
 
 CONSUMER_TAGS = ["consumer-1", "consumer-2", "consumer-3"]
 PER_CONSUMER = 4  # k: a broker that goes round-robin gives each consumer this many

@@ -13,7 +13,9 @@ from pamqp.commands import Confirm as ConfirmClass
 from fixtures import CONFIRMS, MUST, ConfirmLedger, check, expect_reply, rule, timeouts
 
 RULE = rule("PC-15", "A second confirm.select is answered and does not reset the sequence numbers",
-            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("confirms",))
+            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("confirms",),
+            accepts=("after select-ok or a no-wait select, ack(3) with multiple=true or false once 1 "
+                     "and 2 are confirmed: either confirms exactly publish 3"))
 
 
 @pytest.mark.parametrize("nowait", [False, True], ids=["select-ok", "no-wait"])
