@@ -101,3 +101,14 @@ def test_a_refused_management_request_is_unsupported_with_the_brokers_stated_rea
         from fixtures.consumer_timeouts import management_call
         with mock.patch("urllib.request.urlopen", side_effect=refusal(said)):
             management_call("http://user:pw@h:15672", "PUT", "/api/policies/%2F/p", {"pattern": "x"})
+
+
+def test_a_refusal_the_guide_leaves_open_needs_a_close_and_judges_rabbitmqs_code_non_strict():
+    from fixtures.verdicts import expect_refused
+
+    assert run(expect_refused(FakeChannel(PRECONDITION), code=406)) == PRECONDITION
+    assert verdicts.current().non_strict == []
+    run(expect_refused(FakeChannel(Reply("connection", 503, "COMMAND_INVALID")), code=406))
+    assert "connection.close 503" in verdicts.current().non_strict[0]
+    with pytest.raises(RuleViolation, match="the channel stayed open"):
+        run(expect_refused(FakeChannel(), code=406, requirement="refused"))
