@@ -112,3 +112,27 @@ def test_a_refusal_the_guide_leaves_open_needs_a_close_and_judges_rabbitmqs_code
     assert "connection.close 503" in verdicts.current().non_strict[0]
     with pytest.raises(RuleViolation, match="the channel stayed open"):
         run(expect_refused(FakeChannel(), code=406, requirement="refused"))
+
+
+@pytest.mark.parametrize("tags, verdict", [
+    ("abab", "pass"), ("baba", "pass"),  # a fixed cycle, starting at either consumer
+    ("abba", "non-strict"), ("aaab", "non-strict"), ("abbb", "non-strict"),  # uneven or out of turn: SHOULD
+    ("aaaa", "fail"),  # one equal consumer starved: MUST
+])
+def test_equal_consumers_are_judged_by_what_they_got_the_same_way_every_time(tags, verdict):
+    """CON-14, CON-17/equal-share and CON-28 read "round-robin" at one strength: the same
+    deliveries get the same verdict (issue #27: non-strict in one run, fail in the next)."""
+    from fixtures.consumers import expect_no_consumer_starves, expect_round_robin
+
+    bodies = [b"m1", b"m2", b"m3", b"m4"]
+    order = [(f"high-{tag}", body) for tag, body in zip(tags, bodies)]
+    consumers = ["high-a", "high-b"]
+    verdicts.begin_test()
+    try:
+        expect_no_consumer_starves(order, consumers, len(bodies))
+        expect_round_robin(order, consumers, bodies)
+    except RuleViolation:
+        seen = "fail"
+    else:
+        seen = "non-strict" if verdicts.current().non_strict else "pass"
+    assert seen == verdict
