@@ -114,3 +114,9 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
     assert outcome_of(closed=Reply("connection", 540, "NOT_IMPLEMENTED", 60, 110))[0] is Outcome.INFO
     assert outcome_of(closed=Reply("channel", 406, "PRECONDITION_FAILED"))[0] is Outcome.INFO
     assert outcome_of(closed=crashed, markers=("fault",))[0] is Outcome.INFO  # under a fault, maybe the suite's cut
+    # A probe that crashed the connection is no evidence of a missing feature.
+    record = verdicts.TestRecord()
+    record.connections.append(SimpleNamespace(closed_by_broker=crashed, dropped_by_broker=False))
+    skipped = SimpleNamespace(skipped=True, failed=False, when="call", longrepr=("f", 1, "unsupported: no recover"))
+    rule = Rule("RD-06", "statement", Strength.MUST, "guide", "section")
+    assert _outcome(skipped, SimpleNamespace(excinfo=None), rule, record, Item()) is Outcome.FAIL
