@@ -154,6 +154,7 @@ class RecoverWithoutRequeueCrashes(Mutant):
     RD-07 is INFO, yet a hard error fails its case (fixtures.verdicts.hard_errors)."""
 
     breaks = ("RD-07",)
+    hard_error = True
 
     def from_client(self, link, cmd):
         m = cmd.method
