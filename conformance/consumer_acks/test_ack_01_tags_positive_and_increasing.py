@@ -6,7 +6,9 @@ recorded, not judged (RabbitMQ counts 1, 2, 3 …)."""
 from fixtures import CONFIRMS, MUST, check, expect_deliveries, observe, rule
 
 RULE = rule("ACK-01", "Delivery tags are positive and increase with every delivery; push and get share one sequence",
-            strength=MUST, guide=CONFIRMS, section="consumer-acks-delivery-tags")
+            strength=MUST, guide=CONFIRMS, section="consumer-acks-delivery-tags",
+            accepts=("any positive, strictly increasing tags; gaps and the first value are recorded "
+                     "(RabbitMQ counts 1, 2, 3 ...), not judged"))
 
 BODIES = [b"get-1", b"get-no-ack", b"get-2", b"push-1", b"push-2", b"push-3"]
 

@@ -10,7 +10,9 @@ import pytest
 from fixtures import CONSUMERS, MUST, QUEUE_TYPES, expect_consume_accepted, expect_exclusive_refusal, rule
 
 RULE = rule("CON-05", "An exclusive consumer is the only consumer of a classic queue",
-            strength=MUST, guide=CONSUMERS, section="exclusivity")
+            strength=MUST, guide=CONSUMERS, section="exclusivity",
+            accepts=("on classic queues a 403 close (the specification's access-refused); on quorum "
+                     "queues, which ignore the flag, only consume-ok"))
 
 # (first consumer exclusive?, second consumer exclusive?)
 ORDERS = {"exclusive-second": (False, True), "exclusive-first": (True, False)}

@@ -4,7 +4,9 @@ and the delivery tag of the broker's ack is the publish sequence number."""
 from fixtures import CONFIRMS, MUST, Confirm, check, rule
 
 RULE = rule("PC-02", "Confirm sequence numbers start at 1 and the ack's tag is the publish sequence number",
-            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("confirms",))
+            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("confirms",),
+            accepts=("ack(n) with multiple=true or false: each publish is confirmed before the next, "
+                     "so either confirms exactly publish n"))
 
 
 async def test_each_confirm_carries_the_publish_sequence_number(broker):

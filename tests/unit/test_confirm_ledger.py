@@ -63,3 +63,16 @@ def test_an_unresolved_number_stays_outstanding():
 
 def test_history_names_ranges():
     assert "published: 1-3" in ledger_after(3).history()
+
+
+def test_a_multiple_ack_of_the_only_outstanding_number_confirms_exactly_it():
+    # PC-15's frames from a broker that sets multiple on every ack: ack(3, multiple=true)
+    # after 1 and 2 are confirmed resolves 3 alone, once.
+    ledger = ledger_after(3, ack(1), ack(2), ack(3, True))
+    assert ledger.problems == [] and ledger.outstanding == []
+    assert ledger.acked_once(3) and ledger.resolution[3] == ["ack(multiple 3)"]
+
+
+def test_a_restarted_count_is_not_an_ack_of_the_next_number():
+    ledger = ledger_after(3, ack(1), ack(2), ack(1))
+    assert not ledger.acked_once(3) and ledger.outstanding == [3] and ledger.problems

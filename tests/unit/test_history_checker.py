@@ -199,6 +199,21 @@ def test_expect_none_names_the_offending_ids():
         expect_none(verdict, "lost", "every confirmed message is delivered")
 
 
+def test_a_check_the_history_never_exercised_passes_and_says_so():
+    from fixtures import verdicts
+
+    single_confirms = [publish(1, "a"), publish(2, "b"), confirm(1), confirm(2), deliver("a", 1), deliver("b", 2)]
+    record = verdicts.begin_test()
+    verdict = check_history(single_confirms)
+    expect_none(verdict, "watermark_violations", "no confirm at or below the watermark")
+    expect_none(verdict, "unflagged_redeliveries", "a repeated delivery is flagged")
+    assert "the watermark was not tested" in record.observations[verdicts.NOT_EXERCISED]
+    assert "delivered twice" in record.observations[verdicts.NOT_EXERCISED]
+    record = verdicts.begin_test()
+    expect_none(check_history(published_and_confirmed("a", "b")), "watermark_violations", "exercised")
+    assert verdicts.NOT_EXERCISED not in record.observations
+
+
 def test_the_report_forms_follow_the_contract():
     recorded = History(fault="down")
     recorded.events.extend(published_and_confirmed("a"))

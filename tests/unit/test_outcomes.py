@@ -79,3 +79,44 @@ def test_a_connection_the_broker_dropped_is_a_failure_unless_the_test_injected_a
     assert outcome is Outcome.FAIL and "ended the TCP connection" in steps[-1] and "Channel.Open" in steps[-1]
     assert outcome_of(ConnectionLost("cut"), "fault")[0] is Outcome.ERROR  # the suite's own cut, maybe
     assert outcome_of(NoReply("no reply"))[0] is Outcome.ERROR  # a silent broker is judged where it is awaited
+
+
+def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays():
+    """541 INTERNAL_ERROR or a drop without connection.close fails the case whatever the
+    rule's strength; 540 NOT_IMPLEMENTED is the specification's refusal, a recorded answer."""
+    from types import SimpleNamespace
+
+    from fixtures import verdicts
+    from fixtures.rules import Rule, Strength
+    from fixtures.verdict import _outcome
+    from fixtures.wire import Reply
+
+    class Item:
+        def __init__(self, *markers):
+            self.markers = markers
+
+        def get_closest_marker(self, name):
+            return name if name in self.markers else None
+
+    def outcome_of(*, closed=None, dropped=False, markers=()):
+        record = verdicts.TestRecord(observations={"outcome seen": "refused: the close"})
+        record.connections.append(SimpleNamespace(closed_by_broker=closed, dropped_by_broker=dropped))
+        passed = SimpleNamespace(skipped=False, failed=False, when="call")
+        rule = Rule("RD-07", "statement", Strength.INFO, "guide", "section")
+        return _outcome(passed, SimpleNamespace(excinfo=None), rule, record, Item(*markers)), record
+
+    crashed = Reply("connection", 541, "INTERNAL_ERROR", 60, 110)
+    outcome, record = outcome_of(closed=crashed)
+    assert outcome is Outcome.FAIL and "541 INTERNAL_ERROR" in record.steps[-1]
+    assert "class 60, method 110" in record.steps[-1] and record.observations["outcome seen"]
+    assert outcome_of(dropped=True)[0] is Outcome.FAIL
+    assert "without connection.close" in outcome_of(dropped=True)[1].steps[-1]
+    assert outcome_of(closed=Reply("connection", 540, "NOT_IMPLEMENTED", 60, 110))[0] is Outcome.INFO
+    assert outcome_of(closed=Reply("channel", 406, "PRECONDITION_FAILED"))[0] is Outcome.INFO
+    assert outcome_of(closed=crashed, markers=("fault",))[0] is Outcome.INFO  # under a fault, maybe the suite's cut
+    # A probe that crashed the connection is no evidence of a missing feature.
+    record = verdicts.TestRecord()
+    record.connections.append(SimpleNamespace(closed_by_broker=crashed, dropped_by_broker=False))
+    skipped = SimpleNamespace(skipped=True, failed=False, when="call", longrepr=("f", 1, "unsupported: no recover"))
+    rule = Rule("RD-06", "statement", Strength.MUST, "guide", "section")
+    assert _outcome(skipped, SimpleNamespace(excinfo=None), rule, record, Item()) is Outcome.FAIL

@@ -58,3 +58,23 @@ def test_the_readme_rule_table_is_the_registry():
                              capture_output=True, text=True, timeout=60, check=True).stdout
     assert readme_table(README.read_text()) == printed.strip(), \
         "the README's rule table is stale: run .venv/bin/python -m fixtures.catalogue --update-readme"
+
+
+def test_the_reference_accepts_table_is_the_registry():
+    import subprocess
+    import sys
+
+    from fixtures.catalogue import ACCEPTS_BLOCK, README, REFERENCE, readme_table
+
+    printed = subprocess.run([sys.executable, "-m", "fixtures.catalogue", "--accepts"], cwd=README.parent,
+                             capture_output=True, text=True, timeout=60, check=True).stdout
+    assert readme_table(REFERENCE.read_text(), ACCEPTS_BLOCK) == printed.strip(), \
+        "docs/reference.md's requires/accepts table is stale: run .venv/bin/python -m fixtures.catalogue --update-readme"
+
+
+def test_a_rule_accepts_what_it_declares_or_what_its_strength_accepts():
+    from fixtures.rules import ACCEPTED_BY_STRENGTH, Rule
+
+    plain = Rule("RD-90", "t", INFO, CONFIRMS, "x")
+    assert plain.accepted == ACCEPTED_BY_STRENGTH[INFO]
+    assert Rule("RD-91", "t", MUST, CONFIRMS, "x", accepts="ack(3) either way").accepted == "ack(3) either way"

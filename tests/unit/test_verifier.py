@@ -78,3 +78,61 @@ def test_expect_open_fails_on_a_close():
     with pytest.raises(RuleViolation, match="406"):
         run(expect_open(FakeChannel(barrier_does=Closed(PRECONDITION)), "stays open"))
     run(expect_open(FakeChannel(), "stays open"))
+
+
+def test_a_refused_management_request_is_unsupported_with_the_brokers_stated_reason():
+    import io
+    import urllib.error
+
+    import pytest
+
+    from fixtures.consumer_timeouts import stated_reason
+
+    def refusal(body: bytes) -> urllib.error.HTTPError:
+        return urllib.error.HTTPError("http://h/api/policies/%2F/p", 400, "Bad Request", {}, io.BytesIO(body))
+
+    said = b'{"error":"bad_request","reason":"Validation failed\\n\\n[<<\\"consumer-timeout\\">>] are not recognised"}'
+    assert stated_reason(refusal(said)).startswith("Validation failed") and "(bad_request)" in stated_reason(refusal(said))
+    assert stated_reason(refusal(b"no JSON here")) == "no JSON here"
+    assert stated_reason(refusal(b"")) == "400 Bad Request"
+    with pytest.raises(pytest.skip.Exception, match="the broker's reason: Validation failed"):
+        from unittest import mock
+
+        from fixtures.consumer_timeouts import management_call
+        with mock.patch("urllib.request.urlopen", side_effect=refusal(said)):
+            management_call("http://user:pw@h:15672", "PUT", "/api/policies/%2F/p", {"pattern": "x"})
+
+
+def test_a_refusal_the_guide_leaves_open_needs_a_close_and_judges_rabbitmqs_code_non_strict():
+    from fixtures.verdicts import expect_refused
+
+    assert run(expect_refused(FakeChannel(PRECONDITION), code=406)) == PRECONDITION
+    assert verdicts.current().non_strict == []
+    run(expect_refused(FakeChannel(Reply("connection", 503, "COMMAND_INVALID")), code=406))
+    assert "connection.close 503" in verdicts.current().non_strict[0]
+    with pytest.raises(RuleViolation, match="the channel stayed open"):
+        run(expect_refused(FakeChannel(), code=406, requirement="refused"))
+
+
+@pytest.mark.parametrize("tags, verdict", [
+    ("abab", "pass"), ("baba", "pass"),  # a fixed cycle, starting at either consumer
+    ("abba", "non-strict"), ("aaab", "non-strict"), ("abbb", "non-strict"),  # uneven or out of turn: SHOULD
+    ("aaaa", "fail"),  # one equal consumer starved: MUST
+])
+def test_equal_consumers_are_judged_by_what_they_got_the_same_way_every_time(tags, verdict):
+    """CON-14, CON-17/equal-share and CON-28 read "round-robin" at one strength: the same
+    deliveries get the same verdict (issue #27: non-strict in one run, fail in the next)."""
+    from fixtures.consumers import expect_no_consumer_starves, expect_round_robin
+
+    bodies = [b"m1", b"m2", b"m3", b"m4"]
+    order = [(f"high-{tag}", body) for tag, body in zip(tags, bodies)]
+    consumers = ["high-a", "high-b"]
+    verdicts.begin_test()
+    try:
+        expect_no_consumer_starves(order, consumers, len(bodies))
+        expect_round_robin(order, consumers, bodies)
+    except RuleViolation:
+        seen = "fail"
+    else:
+        seen = "non-strict" if verdicts.current().non_strict else "pass"
+    assert seen == verdict

@@ -4,9 +4,10 @@ One or more mutants for every MUST rule a proxy can express; a few SHOULD rules 
 (their tests must turn non-strict). A mutant is data plus two small hooks; it never
 knows how a test is written, only what the rule promises.
 
-Rules no mutant covers, and why: the INFO rules (ACK-01's contiguity, RQ-06, RD-07,
-QOS-05/06/08/09, PC-12/13/17, TX-07, CON-08, CON-13, FLT-06) have no verdict to break;
-RQ-05, RQ-07, RQ-09 and CON-14 (SHOULD, ordering among messages or consumers, and RQ-07's
+Rules no mutant covers, and why: the INFO rules (ACK-01's contiguity, RQ-06,
+QOS-05/06/08/09, PC-12/13/17, TX-07, CON-08, CON-13, FLT-06) have no verdict to break
+(save a hard error, which fails any rule: recover_without_requeue_crashes fails INFO RD-07
+that way); RQ-05, RQ-07 and RQ-09 (SHOULD, ordering among messages, and RQ-07's
 promptness) need the proxy to hold a queue's contents, which it cannot. CON-24, CON-25 and PC-18
 have mutants judged only on nodes the suite configures or reaches into (test_mutation_score's
 NEEDS_MANAGED_NODE), as TX-10's only on a node it restarts. "Delivery tags start at 2 on every channel" breaks

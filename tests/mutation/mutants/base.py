@@ -41,6 +41,9 @@ class Mutant(Identity):
     # The managed broker the mutant is judged against: the rules some mutants break exist
     # only in newer RabbitMQ (x-consumer-timeout: 3.12+), where 3.10.8 answers unsupported.
     judged_on: str = "rabbitmq"
+    # Breaks its rules by a hard error (a connection closed with 541, or dropped), which
+    # fails a rule of any strength (fixtures.verdicts.hard_errors): INFO rules too.
+    hard_error: bool = False
 
     @property
     def name(self) -> str:  # type: ignore[override]

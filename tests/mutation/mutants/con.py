@@ -335,6 +335,22 @@ class ForgedUserIdCleared(Mutant):
         return None
 
 
+class EqualConsumersStarve(Mutant):
+    """Every delivery on a channel goes to the consumer that received first there: the
+    proxy rewrites the consumer tag of later deliveries to it, so the channel's other
+    consumers of equal priority starve."""
+
+    breaks = ("CON-14", "CON-17", "CON-28")
+
+    def from_broker(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Basic.Deliver):
+            favourite = link.state.setdefault(("favourite", cmd.channel), m.consumer_tag)
+            if m.consumer_tag != favourite:
+                return replaced(cmd, changed(m, consumer_tag=favourite))
+        return None
+
+
 # CON-21 is unsupported on the mutation node (RabbitMQ 3.10.8 has no single-active-consumer
 # priority takeover; it came in 4.0): no mutant can turn an unsupported case into a failure there.
 NOT_EXPRESSIBLE = {"CON-21": ("unsupported on the mutation node, RabbitMQ 3.10.8 (priority takeover for single "
@@ -365,4 +381,5 @@ MUTANTS = [
     ExclusivityOutlivesCancel,
     DroppedConnectionsLinger,
     ForgedUserIdCleared,
+    EqualConsumersStarve,
 ]

@@ -147,6 +147,22 @@ class RecoverSkipsOrphanedDeliveries(Mutant):
         return None
 
 
+class RecoverWithoutRequeueCrashes(Mutant):
+    """basic.recover(requeue=false) closes the connection with 541 INTERNAL_ERROR, as a
+    broker whose connection process crashed on it would (RabbitMQ refuses it with 540).
+    RD-07 is INFO, yet a hard error fails its case (fixtures.verdicts.hard_errors)."""
+
+    breaks = ("RD-07",)
+    hard_error = True
+
+    def from_client(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Basic.Recover) and not m.requeue:
+            link.escalate_to_connection_close(541, "INTERNAL_ERROR")
+            return []
+        return None
+
+
 MUTANTS = [
     ClosedChannelLosesUnacked,
     LostConnectionLosesUnacked,
@@ -158,4 +174,5 @@ MUTANTS = [
     AutoAckIgnored,
     RedeliveryOnlyToFirstConsumer,
     RecoverSkipsOrphanedDeliveries,
+    RecoverWithoutRequeueCrashes,
 ]
