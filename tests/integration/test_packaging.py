@@ -163,7 +163,7 @@ def test_the_installed_command_runs_the_seven_rules_as_nobody(installed, sandbox
     env = {"PATH": "/usr/bin:/bin", "HOME": str(work), "LANG": "C.UTF-8"}
     done = subprocess.run(
         [runuser, "-u", "nobody", "--", str(installed / "amqp-conformance"), "--amqp-url", url,
-         "--consumer-timeout-ms", str(node.consumer_timeout_ms), "--baseline", "rabbitmq",
+         "--consumer-timeout-ms", str(node.consumer_timeout_ms), "--baseline", node.name,
          "--toxiproxy-server", str(sandbox / "toxiproxy-server"), "-k", selection, "--run-dir", str(store)],
         cwd=work, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
     output = done.stdout + done.stderr

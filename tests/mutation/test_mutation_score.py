@@ -45,7 +45,7 @@ CONTROLS_PER_MUTANT = 2
 # are judged only against a managed broker.
 NEEDS_RESTART = {"PC-10", "FLT-08", "TX-10"}
 SCORE_FILE = REPO / "reports" / "mutation-score.md"
-DEFAULT_NODE = "rabbitmq"  # the managed broker most mutants are judged against (Debian's 3.10.8)
+DEFAULT_NODE = "rabbitmq-3.10"  # the managed broker most mutants are judged against (Debian bookworm's 3.10.8)
 
 
 def rules_with_modules() -> set[str]:
