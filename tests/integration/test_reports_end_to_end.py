@@ -146,9 +146,11 @@ def test_pipeline_history_keys_are_the_ones_allure_writes(built):
     runs, site, _, _ = built
     lines = [json.loads(line) for line in (site / "allure-history.jsonl").read_text().splitlines()]
     ours = {allure_report.history_id(r) for r in results(runs / RUNS[-1])}
-    # the older run's point, written by the pipeline, and the one Allure appended for the report
+    rabbitmq = {allure_report.history_id(r) for r in results(runs / RABBITMQ_RUN)}
+    # the older garagemq run's point, written by the pipeline, and the one Allure appended
+    # for the report (the latest run of each broker version)
     assert len(lines) == 2
-    assert set(lines[0]["testResults"]) == set(lines[-1]["testResults"]) == ours
+    assert set(lines[0]["testResults"]) == ours and set(lines[-1]["testResults"]) == ours | rabbitmq
 
 
 @pytest.fixture
@@ -257,7 +259,8 @@ def test_con_10_on_3_10_reads_pass_with_its_unsupported_share(built, browser):
     browser.goto((site / "index.html").as_uri())
     cell = browser.locator(f"td.cell[data-rule='CON-10'][data-broker='{RABBITMQ}']")
     assert cell.get_attribute("data-outcome") == "pass"
-    assert cell.locator("a.decides").inner_text().strip() == con_10_mix(runs)
+    # the flag: the per-queue ways' unsupported is a known deviation in 3.10.8's baseline
+    assert cell.locator("a.decides").inner_text().strip() == con_10_mix(runs) + " \u2691"
     shares = [a.get_attribute("data-outcome") for a in cell.locator("a.case").all()]
     assert sorted(shares) == sorted(c["outcome"] for c in cases(runs / RABBITMQ_RUN) if c["rule"] == "CON-10")
 
