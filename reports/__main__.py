@@ -1,4 +1,4 @@
-"""python -m reports build [PATH ...] | synthetic OUT [--runs N ...] | bench"""
+"""python -m reports build [PATH ...] | diff A B [--site DIR] | synthetic OUT [--runs N ...] | bench"""
 
 import sys
 
@@ -8,6 +8,9 @@ def main() -> int:
     if command == "build":
         from .build import main as build
         return build(args)
+    if command == "diff":
+        from .cells import main as diff
+        return diff(args)
     if command == "synthetic":
         from .synthetic import main as synthetic
         return synthetic(args)

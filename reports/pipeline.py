@@ -21,6 +21,8 @@ from pyspark.sql import types as T
 
 from fixtures.outcomes import PASSING, SKIPPED, Outcome
 
+from . import cells
+
 # -- session ------------------------------------------------------------------------------
 def spark_session(master: str = "local[*]", app: str = "amqp-conformance-reports") -> SparkSession:
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
@@ -109,10 +111,6 @@ PERF = T.StructType([
 SAFETY_KINDS = ("lost", "unexpected", "duplicated", "unflagged_redeliveries", "double_resolutions",
                 "watermark_violations", "recovered")
 
-# Worst first: a rule's outcome in a run is the worst outcome of its test cases.
-WORST_FIRST = (Outcome.FAIL, Outcome.ERROR, Outcome.NON_STRICT, Outcome.UNSUPPORTED, SKIPPED, Outcome.INFO, Outcome.PASS)
-OUTCOME_RANK = {str(outcome): rank for rank, outcome in enumerate(WORST_FIRST)}
-
 
 def load(spark: SparkSession, staging: Path) -> dict[str, DataFrame]:
     def read(name: str, schema: T.StructType) -> DataFrame:
@@ -168,37 +166,43 @@ def shape_results(results: DataFrame, runs: DataFrame) -> DataFrame:
 
 
 def _rank(col: str = "outcome"):
-    expr = F.lit(99)
-    for outcome, rank in OUTCOME_RANK.items():
+    """reports.cells.rank as a column expression."""
+    expr = F.lit(cells.UNKNOWN_RANK)
+    for outcome, rank in cells.RANK.items():
         expr = F.when(F.col(col) == outcome, rank).otherwise(expr)
     return expr
 
 
 def rule_runs(shaped: DataFrame) -> DataFrame:
-    """One row per (broker, rule, run): the worst outcome of the rule's cases in that run,
-    and the report id of that worst case (the link target)."""
+    """One row per (broker, rule, run): the rule's outcome from its cases' (reports.cells),
+    the case that decided it (its report id is the cell's link), and every case of the
+    rule with its outcome and report id."""
     ranked = shaped.where(F.col("rule").isNotNull()).withColumn("rank", _rank())
     w = Window.partitionBy("broker_key", "rule", "run_id").orderBy("rank", "name")
+    deciding = F.struct("rank", "i")
     return (ranked.withColumn("i", F.row_number().over(w))
             .groupBy("broker_key", "broker", "broker_version", "rule", "run_id", "run_started")
-            .agg(F.min_by("outcome", F.struct("rank", "i")).alias("outcome"),
-                 F.min_by("report_id", F.struct("rank", "i")).alias("report_id"),
-                 F.min_by("message", F.struct("rank", "i")).alias("message"),
+            .agg(F.element_at(F.array(*map(F.lit, cells.NAMES)), F.min("rank") + 1).alias("outcome"),
+                 F.min_by("report_id", deciding).alias("report_id"),
+                 F.min_by("message", deciding).alias("message"),
+                 F.min_by("name", deciding).alias("case"),
                  F.count("*").alias("cases"),
                  F.array_sort(F.collect_list("outcome")).alias("outcomes"),
+                 F.array_sort(F.collect_list(F.struct("name", "outcome", "report_id"))).alias("case_links"),
                  # deviation: "known" or "new" (the baseline plugin), or a reason (a marker)
                  F.max(F.col("deviation").isNotNull() & (F.col("deviation") != "new")).alias("known_deviation"),
                  F.max(F.coalesce(F.col("deviation") == "new", F.lit(False))).alias("changed")))
 
 
 def matrix(per_run: DataFrame) -> DataFrame:
-    """broker x rule: the latest outcome and the pass rate over all runs (pass and info count
-    as passing; non-strict does not)."""
+    """broker x rule: the latest outcome and the pass rate over all runs, both of the rule's
+    outcome (reports.cells; pass and info count as passing, non-strict does not)."""
     w = Window.partitionBy("broker_key", "rule").orderBy(F.col("run_started").desc(), F.col("run_id").desc())
     latest = (per_run.withColumn("n", F.row_number().over(w)).where("n = 1")
               .select("broker_key", "rule", F.col("outcome").alias("latest_outcome"),
                       F.col("run_id").alias("latest_run"), F.col("report_id").alias("latest_report_id"),
-                      F.col("message").alias("latest_message"), F.col("known_deviation"),
+                      F.col("message").alias("latest_message"), F.col("case").alias("latest_case"),
+                      F.col("case_links").alias("latest_case_links"), F.col("known_deviation"),
                       F.col("changed").alias("latest_changed"), F.col("cases").alias("latest_cases"),
                       F.col("outcomes").alias("latest_outcomes")))
     rates = (per_run.groupBy("broker_key", "broker", "broker_version", "rule")

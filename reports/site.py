@@ -13,6 +13,8 @@ from datetime import datetime, timezone
 
 from fixtures.outcomes import SKIPPED, Outcome
 
+from . import cells as rule_cells
+
 COLOURS = {Outcome.PASS: "#16a34a", Outcome.INFO: "#0891b2", Outcome.NON_STRICT: "#d97706",
            Outcome.UNSUPPORTED: "#64748b", SKIPPED: "#94a3b8", Outcome.ERROR: "#7c3aed", Outcome.FAIL: "#dc2626"}
 ORDER = [str(o) for o in (Outcome.PASS, Outcome.INFO, Outcome.NON_STRICT, Outcome.UNSUPPORTED, SKIPPED,
@@ -40,12 +42,15 @@ def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: l
              + (f"<a href='{esc(report_link)}'>Allure report</a> (latest run of each broker version)."
                 if report_link else "No Allure report in this build.") + "</p>",
              "<p class=legend>" + " ".join(f"<span class='o' style='background:{COLOURS[o]}'>{o}</span>"
-                                            for o in ORDER) + " &nbsp; cell: latest outcome, pass rate over runs (runs); "
+                                            for o in ORDER) + " &nbsp; cell: the rule's outcome in the latest run (fail if any case failed or "
+             "errored, else non-strict, else pass if any case passed, else info, else unsupported) and the "
+             "share of its cases that differ, pass rate over runs (runs), a link to each case; "
              "&#9873; a known deviation from the broker's baseline; * a change its baseline did not expect</p>"]
     transports = _latest_transport(runs)
     parts.append("<table id=matrix><thead><tr><th>rule</th>"
                  + "".join(f"<th>{esc(b)}" + (f"<br><small>{esc(transports[b])}</small>" if transports.get(b) else "")
                            + "</th>" for b in brokers) + "</tr></thead><tbody>")
+    link = _linker(report_link, in_report)
     for rule_id in rules:
         row = [f"<tr><th class=rule>{esc(rule_id)}</th>"]
         for broker in brokers:
@@ -53,19 +58,10 @@ def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: l
             if cell is None:
                 row.append("<td class=none>not run</td>")
                 continue
-            outcome = cell["latest_outcome"]
-            text = (f"{esc(outcome)}{' &#9873;' if cell.get('known_deviation') else ''}"
-                    f"{' *' if cell.get('latest_changed') else ''}<br>"
-                    f"<small>{cell['pass_rate'] * 100:.0f}% ({cell['runs']})</small>")
-            title = esc(f"{rule_id} on {broker}: {outcome} in run {cell['latest_run']}\n"
-                        f"{cell.get('latest_message') or ''}")
-            if report_link and cell.get("latest_report_id") and (in_report is None or cell["latest_run"] in in_report):
-                text = f"<a href='{esc(report_link)}#{esc(cell['latest_report_id'])}'>{text}</a>"
-            row.append(f"<td class=cell data-rule='{esc(rule_id)}' data-broker='{esc(broker)}' "
-                       f"data-outcome='{esc(outcome)}' style='background:{COLOURS.get(outcome, '#fff')}' "
-                       f"title='{title}'>{text}</td>")
+            row.append(_matrix_cell(rule_id, broker, cell, link))
         parts.append("".join(row) + "</tr>")
     parts.append("</tbody></table>")
+    parts.append(_differs_section(matrix, brokers, link))
     per_run = _per_run(run_outcomes or [])
     parts.append("<h2>Outcomes per broker (its latest run)</h2>" + _outcomes_per_broker_chart(per_run))
     parts.append("<h2>Pass rate of each broker over the stored runs</h2>" + _pass_rate_chart(per_run))
@@ -89,13 +85,93 @@ def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: l
     return "\n".join(parts)
 
 
+def _linker(report_link: str | None, in_report: set[str] | None):
+    """The Allure link of a case of a run, or None where the report does not hold the run."""
+    def link(run_id: str, report_id: str | None) -> str | None:
+        if not report_link or not report_id or (in_report is not None and run_id not in in_report):
+            return None
+        return f"{report_link}#{report_id}"
+    return link
+
+
+def _matrix_cell(rule_id: str, broker: str, cell: dict, link) -> str:
+    outcome = cell["latest_outcome"]
+    text = (f"{esc(rule_cells.mix(cell.get('latest_outcomes') or [outcome]))}"
+            f"{' &#9873;' if cell.get('known_deviation') else ''}{' *' if cell.get('latest_changed') else ''}")
+    deciding = link(cell["latest_run"], cell.get("latest_report_id"))
+    if deciding:
+        text = f"<a class=decides href='{esc(deciding)}'>{text}</a>"
+    cases = []
+    for case in cell.get("latest_case_links") or []:
+        target = link(cell["latest_run"], case.get("report_id"))
+        mark = (f"<a class=case href='{esc(target)}'" if target else "<span class=case") + (
+            f" data-outcome='{esc(case['outcome'])}' title='{esc(case['name'])}: {esc(case['outcome'])}'"
+            f" style='background:{COLOURS.get(case['outcome'], '#fff')}'></{'a' if target else 'span'}>")
+        cases.append(mark)
+    title = esc(f"{rule_id} on {broker}: {outcome} in run {cell['latest_run']}\n{cell.get('latest_message') or ''}")
+    return (f"<td class=cell data-rule='{esc(rule_id)}' data-broker='{esc(broker)}' data-outcome='{esc(outcome)}' "
+            f"style='background:{COLOURS.get(outcome, '#fff')}' title='{title}'>{text}<br>"
+            f"<small>{cell['pass_rate'] * 100:.0f}% ({cell['runs']})</small>"
+            + (f"<br><span class=cases>{''.join(cases)}</span>" if len(cases) > 1 else "") + "</td>")
+
+
+def _differs_section(matrix: list[dict], brokers: list[str], link) -> str:
+    """The rules whose outcome differs between two chosen broker versions: every pair is
+    written out, the two selectors show one (no script: the page works without one too,
+    showing every pair under its heading)."""
+    if len(brokers) < 2:
+        return "<h2 id=differs-heading>Differences between broker versions</h2><p class=empty>one broker version only</p>"
+    options = "".join(f"<option value='{esc(b)}'>{esc(b)}</option>" for b in brokers)
+    parts = ["<h2 id=differs-heading>Differences between broker versions</h2>",
+             "<p class=meta>Only the rules whose outcome differs; each side links the case that decided it. "
+             "Also in a terminal: <code>python -m reports diff A B</code>.</p>",
+             f"<p><select id=differs-a>{options}</select> against <select id=differs-b>{options}</select> "
+             "<span id=differs-count></span></p><div id=differs>"]
+    for i, a in enumerate(brokers):
+        for b in brokers[i + 1:]:
+            found = rule_cells.differences(matrix, a, b)
+            rows = []
+            for d in found:
+                sides = []
+                for side, broker in ((d.a, a), (d.b, b)):
+                    target = link(side["latest_run"], side.get("latest_report_id"))
+                    text = esc(rule_cells.mix(side.get("latest_outcomes") or [side["latest_outcome"]]))
+                    sides.append(f"<td data-outcome='{esc(side['latest_outcome'])}' "
+                                 f"style='background:{COLOURS.get(side['latest_outcome'], '#fff')}'>"
+                                 + (f"<a href='{esc(target)}'>{text}</a>" if target else text) + "</td>")
+                rows.append(f"<tr class=difference data-rule='{esc(d.rule)}'><th>{esc(d.rule)}</th>{''.join(sides)}</tr>")
+            parts.append(f"<table class='data pair' data-a='{esc(a)}' data-b='{esc(b)}' "
+                         f"data-count='{esc(rule_cells.count_text(len(found)))}'>"
+                         f"<caption>{esc(a)} against {esc(b)}: {esc(rule_cells.count_text(len(found)))}</caption>"
+                         f"<thead><tr><th>rule</th><th>{esc(a)}</th><th>{esc(b)}</th></tr></thead><tbody>"
+                         + "".join(rows) + "</tbody></table>")
+    parts.append("</div>" + _DIFFERS_SCRIPT)
+    return "".join(parts)
+
+
+# Shows the table of the chosen pair (either order) and hides the others.
+_DIFFERS_SCRIPT = """<script>
+(function(){
+  var a=document.getElementById('differs-a'), b=document.getElementById('differs-b');
+  b.selectedIndex=Math.min(1,b.options.length-1);
+  function show(){
+    var shown=null;
+    document.querySelectorAll('#differs table.pair').forEach(function(t){
+      var hit=(t.dataset.a===a.value&&t.dataset.b===b.value)||(t.dataset.a===b.value&&t.dataset.b===a.value);
+      t.style.display=hit?'':'none'; if(hit){shown=t;}
+    });
+    document.getElementById('differs-count').textContent=shown?shown.dataset.count:'choose two versions';
+  }
+  a.addEventListener('change',show); b.addEventListener('change',show); show();
+})();
+</script>"""
+
+
 def _by_broker_fault(row: dict):
     return row["broker_key"], row["fault"]
 
 
-def _rule_order(rule_id: str):
-    area, _, number = rule_id.partition("-")
-    return (area, int(number) if number.isdigit() else 0, rule_id)
+_rule_order = rule_cells.rule_order
 
 
 def _table(rows: list[dict], columns: list[str], highlight: str | None = None) -> str:
@@ -194,18 +270,11 @@ def _pass_rate_chart(per_run: list[dict]) -> str:
     return "".join(svg)
 
 
-MARKDOWN_ORDER = ("pass", "info", "non-strict", "unsupported", "fail", "error", "skipped")
-
-
 def markdown_cell(cell: dict) -> str:
-    """The outcomes of the rule's cases in the latest run: one word when they agree, else
-    each with its count (`pass 1, unsupported 1`); `*` when the baseline did not expect it."""
-    counts: dict[str, int] = {}
-    for outcome in cell.get("latest_outcomes") or [cell["latest_outcome"]]:
-        counts[outcome] = counts.get(outcome, 0) + 1
-    ordered = sorted(counts, key=lambda o: MARKDOWN_ORDER.index(o) if o in MARKDOWN_ORDER else len(MARKDOWN_ORDER))
-    text = ordered[0] if len(ordered) == 1 else ", ".join(f"{o} {counts[o]}" for o in ordered)
-    return text + (" *" if cell.get("latest_changed") else "")
+    """The rule's outcome and the mix of its cases in the latest run, as on the page
+    (reports.cells.mix); `*` when the baseline did not expect it."""
+    return rule_cells.mix(cell.get("latest_outcomes") or [cell["latest_outcome"]]) + (
+        " *" if cell.get("latest_changed") else "")
 
 
 def markdown(matrix: list[dict]) -> str:
@@ -253,6 +322,8 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
 #matrix thead th{background:#1e293b;color:#fff}#matrix th.rule{background:#e2e8f0;text-align:left}
 #matrix td.cell{color:#fff;min-width:90px}#matrix td.cell a{color:#fff;text-decoration:none}
 #matrix td.none{background:#f1f5f9;color:#94a3b8}
+.cases a,.cases span{display:inline-block;width:9px;height:9px;margin:0 1px;border:1px solid #fff;border-radius:2px}
+#differs table.pair{margin:6px 0 14px}#differs td{color:#fff;text-align:center}#differs td a{color:#fff}
 table.data{border-collapse:collapse;font-size:13px}table.data th,table.data td{border:1px solid #cbd5e1;padding:3px 8px}
 table.data tr.bad td{background:#fee2e2}.empty{color:#64748b}.problems{color:#92400e}
 </style></head><body>"""

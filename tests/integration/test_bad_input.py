@@ -1,8 +1,12 @@
-"""Bad input gets one clear line and a non-zero exit, with nothing half-done left behind."""
+"""Bad input gets one clear line and a non-zero exit, with nothing half-done left behind:
+a bad option within a few seconds, before any broker starts."""
 
 import os
+import socket
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -10,23 +14,101 @@ from fixtures.managed_brokers import GarageMQ, free_port
 from tests.suite_runs import REPO
 
 pytestmark = pytest.mark.integration
+FAST_S = 5.0  # a bad option is refused within this, whatever the catalogue's size
 
 
-def run_suite(*args, timeout=60, tmpdir=None):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AMQP_")}
+def run_suite(*args, timeout=60, tmpdir=None, env=None):
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("AMQP_")} | (env or {})
     if tmpdir is not None:  # a private TMPDIR: what the run leaves there is its own, not another run's
-        env["TMPDIR"] = str(tmpdir)
-    return subprocess.run([sys.executable, "-m", "pytest", "conformance", "-p", "no:cacheprovider", *args],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
+        environment["TMPDIR"] = str(tmpdir)
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "pytest", "conformance", "-p", "no:cacheprovider", *args],
+                          cwd=REPO, env=environment, capture_output=True, text=True, timeout=timeout)
+    done.seconds = time.monotonic() - started
+    return done
 
 
-def one_clear_line(done, *fragments):
+def one_clear_line(done, *fragments, within=None):
     assert done.returncode == 4, done.stdout + done.stderr
     text = done.stdout + done.stderr
     assert "Traceback" not in text and text.count("amqp-conformance:") == 1, text
     for fragment in fragments:
         assert fragment in text, text
+    if within is not None:
+        assert done.seconds <= within, f"{done.seconds:.1f} s > {within} s: {text}"
     return text
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--reply-timeout", "0"), ("--reply-timeout", "-1"), ("--reply-timeout", "abc"),
+    ("--negative-window", "0"), ("--negative-window", "nan"),
+    ("--consumer-timeout-ms", "0"), ("--consumer-timeout-ms", "1.5"), ("--consumer-timeout-check-ms", "-500"),
+])
+def test_a_bound_that_is_not_a_positive_number(tmp_path, option, value):
+    # No --amqp-url: the default broker would start, were the option not refused first.
+    private = tmp_path / "tmp"
+    private.mkdir()
+    one_clear_line(run_suite(option, value, tmpdir=private), option, "positive number", repr(value), within=FAST_S)
+    assert os.listdir(private) == []
+
+
+def test_a_bound_from_the_environment_is_checked_too():
+    one_clear_line(run_suite(env={"AMQP_REPLY_TIMEOUT": "-2"}), "AMQP_REPLY_TIMEOUT", "'-2'", within=FAST_S)
+
+
+def test_an_unknown_baseline_name_lists_the_known_ones():
+    one_clear_line(run_suite("--baseline", "nosuchbroker"), "no baseline 'nosuchbroker'", "rabbitmq-4.0",
+                   "rabbitmq-3.10", "garagemq", within=FAST_S)
+
+
+@pytest.mark.parametrize("selection", [("-k", "NO-SUCH-RULE-99"), ("-m", "must and should")])
+def test_a_selection_of_nothing_is_said_before_any_broker_starts(tmp_path, selection):
+    private = tmp_path / "tmp"
+    private.mkdir()
+    text = one_clear_line(run_suite(*selection, tmpdir=private), "selects no case", "no broker was started",
+                          within=FAST_S)
+    assert selection[1] in text
+    assert os.listdir(private) == []
+
+
+def silent_port(stop: threading.Event) -> int:
+    """A port that accepts TCP connections and never says a word."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    held = []
+
+    def accept():
+        with listener:
+            while not stop.is_set():
+                try:
+                    held.append(listener.accept()[0])
+                except TimeoutError:
+                    continue
+            for conn in held:
+                conn.close()
+    threading.Thread(target=accept, daemon=True).start()
+    return listener.getsockname()[1]
+
+
+def test_a_silent_port_is_reported_within_its_bound_plus_two_seconds():
+    stop = threading.Event()
+    try:
+        port = silent_port(stop)
+        bound_ms = 3000
+        done = run_suite("--amqp-url", f"amqp://u:secret@127.0.0.1:{port}/?connection_timeout={bound_ms}")
+    finally:
+        stop.set()
+    one_clear_line(done, f"no AMQP handshake from 127.0.0.1:{port} within 3.0 s", within=bound_ms / 1000 + 2)
+    assert "secret" not in done.stdout + done.stderr
+
+
+@pytest.mark.timeout(420)
+def test_a_cluster_broker_with_workers_runs_in_one_process_and_says_so():
+    done = run_suite("--broker", "rabbitmq-cluster", "-n", "2", "-k", "CLU-01", "--no-baseline", timeout=400)
+    text = done.stdout + done.stderr
+    assert done.returncode == 0, text[-3000:]
+    assert "workers: none, one process (-n 2 given)" in text and "(managed rabbitmq-4.0-cluster)" in text, text[-3000:]
+    assert " 0 unsupported" in text and "1 passed" in text, text[-3000:]
 
 
 def test_a_malformed_url():

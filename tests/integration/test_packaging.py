@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from amqp_faults.server import cached_binary
-from fixtures.cli import default_workers, pytest_args
+from fixtures.cli import pytest_args
 from fixtures.managed_brokers import RabbitMQNode
 from fixtures.plugin import SUITE_PLUGINS
 from fixtures.session import SUITE_INI
@@ -57,7 +57,7 @@ def test_one_entry_point_loads_every_part_of_the_suite():
 def test_the_command_stores_its_run_like_ci_suite(tmp_path):
     args = pytest_args(["--amqp-url", "amqp://h/", "-k", "ACK-03"], tmp_path / "run")
     assert args[:2] == ["--pyargs", "conformance"]
-    assert ["-n", str(default_workers())] == args[args.index("-n"):args.index("-n") + 2]
+    assert ["-n", "auto"] == args[args.index("-n"):args.index("-n") + 2]  # the suite's count (fixtures.selection)
     assert f"--run-dir={tmp_path / 'run'}" in args
     assert f"--alluredir={tmp_path / 'run' / 'allure-results'}" in args
     assert f"--junitxml={tmp_path / 'run' / 'junit.xml'}" in args
@@ -163,7 +163,7 @@ def test_the_installed_command_runs_the_seven_rules_as_nobody(installed, sandbox
     env = {"PATH": "/usr/bin:/bin", "HOME": str(work), "LANG": "C.UTF-8"}
     done = subprocess.run(
         [runuser, "-u", "nobody", "--", str(installed / "amqp-conformance"), "--amqp-url", url,
-         "--consumer-timeout-ms", str(node.consumer_timeout_ms), "--baseline", "rabbitmq",
+         "--consumer-timeout-ms", str(node.consumer_timeout_ms), "--baseline", node.name,
          "--toxiproxy-server", str(sandbox / "toxiproxy-server"), "-k", selection, "--run-dir", str(store)],
         cwd=work, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
     output = done.stdout + done.stderr

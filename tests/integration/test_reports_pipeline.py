@@ -73,10 +73,16 @@ def three_rabbit_runs(tmp_path):
             {"rule": "ACK-03", "outcome": x_outcome, "status": x_status},
             {"rule": "PC-06", "outcome": "non-strict", "name": "a"},
             {"rule": "PC-06", "outcome": "pass", "name": "b"},
+            {"rule": "CON-10", "outcome": "unsupported", "status": "skipped", "name": "per-queue"},
+            {"rule": "CON-10", "outcome": "pass", "name": "global"},
         ])
     make_run(root, "g0", "garagemq", "0.1", "2026-11-02T10:00:00+00:00", [
         {"rule": "ACK-03", "outcome": "fail", "status": "failed", "message": "expected: x\nactual: y"},
         {"rule": "TX-01", "outcome": "unsupported", "status": "skipped"},
+        {"rule": "CON-10", "outcome": "error", "status": "broken", "name": "a"},
+        {"rule": "CON-10", "outcome": "pass", "name": "b"},
+        {"rule": "QOS-01", "outcome": "info", "name": "a"},
+        {"rule": "QOS-01", "outcome": "unsupported", "status": "skipped", "name": "b"},
     ])
     return root
 
@@ -88,11 +94,20 @@ def test_matrix_has_latest_outcome_and_pass_rate(spark, three_rabbit_runs, tmp_p
     assertDataFrameEqual(matrix, [
         Row(broker_key="RabbitMQ 3.10.8", rule="ACK-03", latest_outcome="pass", latest_run="r2", runs=3,
             passed_runs=2, pass_rate=0.6667),
-        # the worst case decides the rule's outcome in a run: one non-strict case of two
+        # a non-strict case of two makes the rule non-strict in a run
         Row(broker_key="RabbitMQ 3.10.8", rule="PC-06", latest_outcome="non-strict", latest_run="r2", runs=3,
             passed_runs=0, pass_rate=0.0),
+        # one way passes, one cannot run: the rule is checked, and passes (reports.cells)
+        Row(broker_key="RabbitMQ 3.10.8", rule="CON-10", latest_outcome="pass", latest_run="r2", runs=3,
+            passed_runs=3, pass_rate=1.0),
         Row(broker_key="garagemq 0.1", rule="ACK-03", latest_outcome="fail", latest_run="g0", runs=1,
             passed_runs=0, pass_rate=0.0),
+        # an errored case reads fail
+        Row(broker_key="garagemq 0.1", rule="CON-10", latest_outcome="fail", latest_run="g0", runs=1,
+            passed_runs=0, pass_rate=0.0),
+        # a figure beats a case that could not run
+        Row(broker_key="garagemq 0.1", rule="QOS-01", latest_outcome="info", latest_run="g0", runs=1,
+            passed_runs=1, pass_rate=1.0),
         Row(broker_key="garagemq 0.1", rule="TX-01", latest_outcome="unsupported", latest_run="g0", runs=1,
             passed_runs=0, pass_rate=0.0),
     ])
@@ -185,8 +200,8 @@ def test_bad_input_is_named_and_skipped_and_nothing_else_is_lost(spark, three_ra
     assert f"{history_run.name}" in problems and ":2: skipped a corrupt history line" in problems
     assert f"{stopped}: interrupted by SIGTERM after 1 cases (exit status 143): not counted" in problems
     assert len(landed.problems) == 6
-    # everything else is kept: 3 + 3 + 3 - 1 corrupt rabbit results, 2 garagemq, 1 history run
-    assert shaped.count() == 3 + 2 + 3 + 2 + 1
+    # everything else is kept: 5 + 5 + 5 - 1 corrupt rabbit results, 6 garagemq, 1 history run
+    assert shaped.count() == 5 + 5 + 5 - 1 + 6 + 1
     assert tables["events"].count() == 1
     assert sorted(r.run_id for r in tables["runs"].collect()) == ["g0", "hist", "r0", "r1", "r2"]
     # an unknown broker is accepted once named
@@ -227,4 +242,30 @@ def test_the_markdown_matrix_lists_each_outcome_of_the_latest_run():
     ]
     assert site.markdown(matrix).splitlines() == [
         "| rule | RabbitMQ 3.10.8 | garagemq 0.1 |", "|---|---|---|",
-        "| ACK-10 | pass | fail * |", "| CON-02 | – | pass 1, unsupported 1 |"]
+        "| ACK-10 | pass | fail * |", "| CON-02 | – | pass · 1 of 2 unsupported |"]
+
+
+@pytest.mark.parametrize("outcomes, cell", [
+    (["pass", "pass", "unsupported", "unsupported", "unsupported", "unsupported"], "pass · 4 of 6 unsupported"),
+    (["fail", "pass"], "fail · 1 of 2 pass"),
+    (["error", "non-strict"], "fail · 1 of 2 error, 1 of 2 non-strict"),
+    (["non-strict", "pass", "unsupported"], "non-strict · 1 of 3 pass, 1 of 3 unsupported"),
+    (["info", "unsupported"], "info · 1 of 2 unsupported"),
+    (["unsupported", "skipped"], "unsupported · 1 of 2 skipped"),
+    (["pass"] * 3, "pass"),
+])
+def test_a_rule_s_cell_is_decided_by_precedence_and_shows_the_mix(outcomes, cell):
+    from reports import cells
+    assert cells.mix(outcomes) == cell
+    assert cells.rule_outcome(outcomes) == cell.split(" · ")[0]
+
+
+def test_differences_are_the_rules_run_on_both_whose_outcome_differs():
+    from reports import cells
+    row = lambda broker, rule, outcome: {"broker_key": broker, "rule": rule, "latest_outcome": outcome}
+    matrix = [row("A 1", "ACK-01", "pass"), row("B 2", "ACK-01", "pass"),
+              row("A 1", "CON-10", "pass"), row("B 2", "CON-10", "unsupported"),
+              row("A 1", "ACK-02", "fail"), row("B 2", "ACK-02", "pass"),
+              row("A 1", "TX-01", "unsupported")]
+    assert [d.rule for d in cells.differences(matrix, "A 1", "B 2")] == ["ACK-02", "CON-10"]
+    assert cells.broker_named(["A 1", "B 2"], "b") == "B 2"

@@ -91,7 +91,7 @@ def test_reproducers_show_the_deviation_alone_and_rabbitmq_the_rule(broker, rabb
         on_broker = replay(node, scripts, known_to_deadlock=has_deadlocked(broker))
     on_rabbitmq = replay(rabbitmq, scripts, known_to_deadlock=False)
 
-    rabbitmq_expects = baselines.load(baselines.path_of("rabbitmq"))
+    rabbitmq_expects = baselines.load(baselines.path_of(rabbitmq.name))
     problems = []
     for case in scripts:
         mine, theirs = on_broker[case], on_rabbitmq[case]

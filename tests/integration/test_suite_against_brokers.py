@@ -9,16 +9,16 @@ from tests.suite_runs import SEVEN_RULES, run_suite
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(400)]
 
 
-def test_the_catalogue_on_the_embedded_rabbitmq_matches_its_baseline(tmp_path):
+def test_the_catalogue_on_the_default_rabbitmq_matches_its_baseline(tmp_path):
     run = run_suite(tmp_path, "-n", "2", "-m", "not fault")  # the fault part: tests/integration/test_fault_rules.py
     assert run.returncode == 0, run.output[-3000:]
     assert {c.properties["rule"] for c in run.cases} >= set(SEVEN_RULES)
     # Anything but pass/info must be a deviation the baseline already records, with its
-    # reason (RabbitMQ 3.10.8 has one: PC-10 on a freshly declared quorum queue).
+    # reason (RabbitMQ 4.0.5 has one: QOS-10's raised per-consumer prefetch).
     unexplained = [(c.name, c.outcome) for c in run.cases
                    if c.outcome not in {"pass", "info"} and c.properties.get("deviation") != "known"]
     assert not unexplained, unexplained
-    assert "broker under test: RabbitMQ 3.10.8" in run.output
+    assert "broker under test: RabbitMQ 4.0.5 (managed rabbitmq-4.0)" in run.output
     print(f"catalogue on RabbitMQ: {run.seconds:.1f} s wall, {len(run.cases)} cases")
 
 

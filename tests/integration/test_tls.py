@@ -153,11 +153,13 @@ def test_a_wrong_key_passphrase_is_one_line_without_the_passphrase(tmp_path):
     assert "passphrase" in str(refused.value) and "wrong-one-77" not in str(refused.value)
 
 
-def test_rabbitmq_tls_runs_compare_with_the_rabbitmq_baseline(pytestconfig):
+@pytest.mark.parametrize("broker, baseline", [("rabbitmq-tls", "rabbitmq-4.0"), ("rabbitmq-4.0-tls", "rabbitmq-4.0"),
+                                              ("rabbitmq-3.10-tls", "rabbitmq-3.10")])
+def test_a_tls_node_compares_with_its_version_s_baseline(broker, baseline):
     class Options:
         def getoption(self, name):
-            return {"broker": "rabbitmq-tls", "no_baseline": False, "baseline": None, "amqp_url": None}[name]
-    assert _baseline_name(Options()) == "rabbitmq"
+            return {"broker": broker, "no_baseline": False, "baseline": None, "amqp_url": None}[name]
+    assert _baseline_name(Options()) == baseline
 
 
 # -- 2-4. the managed TLS node: catalogue cases, EXTERNAL, the recorded transport ----------

@@ -4,7 +4,7 @@ breaks a CLU rule. The single-node mutation node cannot host them (tests/mutatio
 the CLU rules as not expressible there); tests/mutation/test_cluster_mutants.py runs them.
 
 Loaded into a suite run as a pytest plugin (`-p tests.mutation.cluster_mutants`, with
-`--broker rabbitmq-cluster -n 0`): every case of a rule a cluster mutant breaks runs
+`--broker rabbitmq-3.10-cluster -n 0`): every case of a rule a cluster mutant breaks runs
 twice in the one session, through the pass-through proxy (the control: its verdict must
 not move) and through the mutant. The proxy stands in front of node 2 (index 1), which
 every CLU rule uses as a majority node; each case gets a proxy of its own. What the proxy

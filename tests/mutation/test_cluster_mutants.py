@@ -1,5 +1,5 @@
 """The live cluster mutants of tests/mutation/cluster_mutants.py are killed: a managed three-node
-cluster (rabbitmq-cluster, 3.10.8), the suite run with the proxy in front of node 2, and
+cluster (rabbitmq-3.10-cluster), the suite run with the proxy in front of node 2, and
 each case of a broken rule judged twice in the one session, through the pass-through
 proxy (it must pass: the proxy alone changes nothing) and through the mutant (it must
 fail, for the reason the mutant gives). About 2 min: one cluster start and two cases.
@@ -64,7 +64,7 @@ def test_every_cluster_mutant_fails_its_rule_and_the_pass_through_passes(tmp_pat
     rules = sorted({rule for mutant in CLUSTER_MUTANTS.values() for rule in mutant.breaks})
     # One cut variant of CLU-03 is enough to see the verdict move; the silent one adds ~15 s of detection.
     selection = "(" + " or ".join(r.lower().replace("-", "_") for r in rules) + ") and not silent"
-    run = run_suite(tmp_path, "--broker", "rabbitmq-cluster", "-p", "no:xdist", "-p", "tests.mutation.cluster_mutants",
+    run = run_suite(tmp_path, "--broker", "rabbitmq-3.10-cluster", "-p", "no:xdist", "-p", "tests.mutation.cluster_mutants",
                     "--no-baseline", "-m", "cluster", "-k", selection, timeout=400)
     by_front = {}
     for case in run.cases:

@@ -49,7 +49,7 @@ NEEDS_RESTART = {"PC-10", "FLT-08", "TX-10"}
 NEEDS_MANAGED_NODE = {"CON-24", "CON-25", "PC-18"}
 NOT_THROUGH_PROXY = NEEDS_RESTART | NEEDS_MANAGED_NODE
 SCORE_FILE = REPO / "reports" / "mutation-score.md"
-DEFAULT_NODE = "rabbitmq"  # the managed broker most mutants are judged against (Debian's 3.10.8)
+DEFAULT_NODE = "rabbitmq-3.10"  # the managed broker most mutants are judged against (Debian bookworm's 3.10.8)
 
 
 def rules_with_modules() -> set[str]:

@@ -12,7 +12,7 @@ import pytest
 from fixtures import broker_facts
 from fixtures.broker import QUEUE_TYPES, BrokerInfo
 from fixtures.catalogue import load_all_rules
-from fixtures.managed_brokers import MANAGED_BROKERS
+from fixtures.managed_brokers import known_broker_names
 from fixtures.rules import REGISTRY
 from tests.suite_runs import REPO
 
@@ -30,7 +30,7 @@ def info(product: str, version: str) -> BrokerInfo:
 
 def test_the_file_names_only_known_brokers_queue_types_and_rules():
     load_all_rules()
-    assert FACTS.brokers and set(FACTS.brokers) <= set(MANAGED_BROKERS)
+    assert FACTS.brokers and set(FACTS.brokers) <= set(known_broker_names())
     for broker in FACTS.brokers.values():
         assert broker.product, broker.name
         for feature in broker.features.values():
@@ -38,7 +38,7 @@ def test_the_file_names_only_known_brokers_queue_types_and_rules():
             assert set(feature.by_queue_type) <= set(QUEUE_TYPES), f"{broker.name}: {feature.name}"
     for wedge in FACTS.wedges.values():
         assert wedge.rule in REGISTRY, f"wedges: {wedge.rule} names no rule with a module"
-        assert set(wedge.seen_on) <= set(MANAGED_BROKERS) and wedge.reason and wedge.reference, wedge.rule
+        assert set(wedge.seen_on) <= set(known_broker_names()) and wedge.reason and wedge.reference, wedge.rule
     for hazard in FACTS.hazards.values():  # listed by a broker of the file: its product decides
         assert hazard.brokers and set(hazard.brokers) <= set(FACTS.brokers), f"hazards: {hazard.name}"
         assert hazard.what and hazard.reason and hazard.reference, f"hazards: {hazard.name}"

@@ -40,7 +40,7 @@ class Mutant(Identity):
     breaks: tuple[str, ...] = ()
     # The managed broker the mutant is judged against: the rules some mutants break exist
     # only in newer RabbitMQ (x-consumer-timeout: 3.12+), where 3.10.8 answers unsupported.
-    judged_on: str = "rabbitmq"
+    judged_on: str = "rabbitmq-3.10"
     # Breaks its rules by a hard error (a connection closed with 541, or dropped), which
     # fails a rule of any strength (fixtures.verdicts.hard_errors): INFO rules too.
     hard_error: bool = False
