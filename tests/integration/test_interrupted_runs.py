@@ -8,10 +8,10 @@ that TMPDIR may remain. SIGINT and SIGTERM end the run like a finished one: it i
 stored, marked "interrupted", says so in one line without a traceback and exits 130 or
 143. A killed xdist worker ends its own nodes, and the run still ends and is stored.
 SIGKILL, which only the wardens answer, on each kind of thing they end: an embedded node
-and xdist workers, a cluster (nodes, epmd, Toxiproxy), a Docker container (skipped where
-no engine answers), PerfTest (skipped where ci/brokers perftest has not run). Seven
-suite runs, each stopped at its first result: about 2.5 minutes on a loaded two-core
-machine (the cluster's start is the longest).
+and xdist workers, a cluster (nodes, epmd, Toxiproxy), a Docker container, PerfTest.
+The docker:IMAGE cases (SIGTERM too: its own stop and logs) are skipped where no engine
+answers, PerfTest's where ci/brokers perftest has not run. Eight suite runs, each
+stopped at its first result: about 2.5 minutes on a loaded two-core machine.
 """
 
 from __future__ import annotations
@@ -59,6 +59,10 @@ def _docker_missing() -> str | None:
     if not answers("image", "inspect", DOCKER_IMAGE):
         return f"image {DOCKER_IMAGE} is not here: ci/brokers docker"
     return None
+
+
+DOCKER_MISSING = _docker_missing()
+NEEDS_DOCKER = pytest.mark.skipif(DOCKER_MISSING is not None, reason=str(DOCKER_MISSING))
 
 
 class MarkedRun:
@@ -180,14 +184,22 @@ def marked_run(tmp_path):
         run.stop()
 
 
-# SIGINT without xdist, SIGTERM with it: both paths of fixtures.interruption.
-@pytest.mark.parametrize("signum, workers", [(signal.SIGINT, "0"), (signal.SIGTERM, "2")], ids=["SIGINT", "SIGTERM"])
-def test_a_signal_tears_down_stores_the_run_as_interrupted_and_leaves_nothing(marked_run, signum, workers):
-    run = marked_run("-n", workers, *SELECTIONS["embedded"][2:])
+# SIGINT without xdist, SIGTERM with it: both paths of fixtures.interruption; and the
+# docker:IMAGE broker's own stop and log saving.
+@pytest.mark.parametrize("signum, selection", [
+    pytest.param(signal.SIGINT, ["-n", "0", *SELECTIONS["embedded"][2:]], id="SIGINT"),
+    pytest.param(signal.SIGTERM, SELECTIONS["embedded"], id="SIGTERM"),
+    pytest.param(signal.SIGTERM, SELECTIONS["docker"], id="SIGTERM-docker", marks=NEEDS_DOCKER),
+])
+def test_a_signal_tears_down_stores_the_run_as_interrupted_and_leaves_nothing(marked_run, signum, selection):
+    run = marked_run(*selection)
     run.wait_for_results()
-    os.kill(run.pytest_pid(), signum)
+    pytest_pid = run.pytest_pid()
+    if "--broker" in selection:
+        assert run.containers(pytest_pid), "no container of the run to leave behind"
+    os.kill(pytest_pid, signum)
     status, output = run.end(TEARDOWN_WITHIN_S)
-    run.assert_nothing_left(time.monotonic())
+    run.assert_nothing_left(time.monotonic(), owner=pytest_pid)
     name = signal.Signals(signum).name
     assert status == 128 + signum, output[-2000:]
     assert "Traceback" not in output and "Warning" not in output, output[-3000:]
@@ -197,8 +209,7 @@ def test_a_signal_tears_down_stores_the_run_as_interrupted_and_leaves_nothing(ma
     assert manifest["interrupted"] == name and manifest["exit_status"] == 128 + signum
 
 
-@pytest.mark.parametrize("broker", ["embedded", "cluster", pytest.param(
-    "docker", marks=pytest.mark.skipif(_docker_missing() is not None, reason=str(_docker_missing())))])
+@pytest.mark.parametrize("broker", ["embedded", "cluster", pytest.param("docker", marks=NEEDS_DOCKER)])
 def test_sigkill_of_pytest_leaves_nothing(marked_run, broker):
     run = marked_run(*SELECTIONS[broker])
     run.wait_for_results()
