@@ -11,7 +11,7 @@ SIGKILL, which only the wardens answer, on each kind of thing they end: an embed
 and xdist workers, a cluster (nodes, epmd, Toxiproxy), a Docker container, PerfTest.
 The docker:IMAGE cases (SIGTERM too: its own stop and logs) are skipped where no engine
 answers, PerfTest's where ci/brokers perftest has not run. Eight suite runs, each
-stopped at its first result: about 2.5 minutes on a loaded two-core machine.
+stopped at its first result: 2.5 to 3 minutes on a loaded two-core machine.
 """
 
 from __future__ import annotations
