@@ -18,3 +18,16 @@ def test_saved_log_is_gzipped_and_scrubbed(tmp_path):
     text = gzip.open(saved[0], "rt").read()
     assert "s3cr3t-pw" not in text
     assert "reading frame: reset by peer" in text
+
+
+def test_a_broker_name_with_slashes_names_one_file(tmp_path):
+    broker = GarageMQ()
+    broker.name = "docker:amqpc/rabbitmq:4.0"  # what --broker docker:IMAGE calls its node
+    try:
+        broker.log_file.parent.mkdir(parents=True)
+        broker.log_file.write_text("started\n")
+        saved = broker.save_logs(tmp_path / "broker-log", lambda line: line)
+    finally:
+        broker.cleanup()
+    assert [path.relative_to(tmp_path / "broker-log").as_posix() for path in saved] == \
+        ["docker:amqpc_rabbitmq:4.0-broker.log.gz"]
