@@ -1,5 +1,11 @@
 """Bad input gets one clear line and a non-zero exit, with nothing half-done left behind:
-a bad option within a few seconds, before any broker starts."""
+a bad option before any broker starts.
+
+How fast that line comes is a benchmark figure (`ci/bench`, several runs, median; in
+docs/measurements.md), never asserted here: a wall-clock bound flakes on a busy machine.
+What is asserted is what makes the answer fast whatever the load: no broker started
+(the private TMPDIR stays empty, the line says so), and a silent port is judged by the
+URL's own bound (the line names it), with run_suite's time-out as the ceiling on a hang."""
 
 import os
 import socket
@@ -14,7 +20,6 @@ from fixtures.managed_brokers import GarageMQ, free_port
 from tests.suite_runs import REPO
 
 pytestmark = pytest.mark.integration
-FAST_S = 5.0  # a bad option is refused within this, whatever the catalogue's size
 
 
 def run_suite(*args, timeout=60, tmpdir=None, env=None):
@@ -28,14 +33,12 @@ def run_suite(*args, timeout=60, tmpdir=None, env=None):
     return done
 
 
-def one_clear_line(done, *fragments, within=None):
+def one_clear_line(done, *fragments):
     assert done.returncode == 4, done.stdout + done.stderr
     text = done.stdout + done.stderr
     assert "Traceback" not in text and text.count("amqp-conformance:") == 1, text
     for fragment in fragments:
         assert fragment in text, text
-    if within is not None:
-        assert done.seconds <= within, f"{done.seconds:.1f} s > {within} s: {text}"
     return text
 
 
@@ -48,25 +51,24 @@ def test_a_bound_that_is_not_a_positive_number(tmp_path, option, value):
     # No --amqp-url: the default broker would start, were the option not refused first.
     private = tmp_path / "tmp"
     private.mkdir()
-    one_clear_line(run_suite(option, value, tmpdir=private), option, "positive number", repr(value), within=FAST_S)
+    one_clear_line(run_suite(option, value, tmpdir=private), option, "positive number", repr(value))
     assert os.listdir(private) == []
 
 
 def test_a_bound_from_the_environment_is_checked_too():
-    one_clear_line(run_suite(env={"AMQP_REPLY_TIMEOUT": "-2"}), "AMQP_REPLY_TIMEOUT", "'-2'", within=FAST_S)
+    one_clear_line(run_suite(env={"AMQP_REPLY_TIMEOUT": "-2"}), "AMQP_REPLY_TIMEOUT", "'-2'")
 
 
 def test_an_unknown_baseline_name_lists_the_known_ones():
     one_clear_line(run_suite("--baseline", "nosuchbroker"), "no baseline 'nosuchbroker'", "rabbitmq-4.0",
-                   "rabbitmq-3.10", "garagemq", within=FAST_S)
+                   "rabbitmq-3.10", "garagemq")
 
 
 @pytest.mark.parametrize("selection", [("-k", "NO-SUCH-RULE-99"), ("-m", "must and should")])
 def test_a_selection_of_nothing_is_said_before_any_broker_starts(tmp_path, selection):
     private = tmp_path / "tmp"
     private.mkdir()
-    text = one_clear_line(run_suite(*selection, tmpdir=private), "selects no case", "no broker was started",
-                          within=FAST_S)
+    text = one_clear_line(run_suite(*selection, tmpdir=private), "selects no case", "no broker was started")
     assert selection[1] in text
     assert os.listdir(private) == []
 
@@ -90,7 +92,7 @@ def silent_port(stop: threading.Event) -> int:
     return listener.getsockname()[1]
 
 
-def test_a_silent_port_is_reported_within_its_bound_plus_two_seconds():
+def test_a_silent_port_is_reported_by_the_urls_own_bound():
     stop = threading.Event()
     try:
         port = silent_port(stop)
@@ -98,7 +100,7 @@ def test_a_silent_port_is_reported_within_its_bound_plus_two_seconds():
         done = run_suite("--amqp-url", f"amqp://u:secret@127.0.0.1:{port}/?connection_timeout={bound_ms}")
     finally:
         stop.set()
-    one_clear_line(done, f"no AMQP handshake from 127.0.0.1:{port} within 3.0 s", within=bound_ms / 1000 + 2)
+    one_clear_line(done, f"no AMQP handshake from 127.0.0.1:{port} within 3.0 s")
     assert "secret" not in done.stdout + done.stderr
 
 
