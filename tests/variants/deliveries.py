@@ -24,7 +24,7 @@ class SpacedDeliveryTags(Variant):
                                   "channel; nothing says by how much (Consumer Acknowledgements: "
                                   "delivery identifiers)")
     spacing = 3
-    never_given = 1 << 62  # above any tag the broker gives out in a test
+    never_given = 1 << 62  # above any tag a test reaches; never_given + tag still fits a signed long-long
 
     def from_broker(self, link, cmd):
         m = cmd.method
@@ -39,8 +39,8 @@ class SpacedDeliveryTags(Variant):
 
     def from_client(self, link, cmd):
         m = cmd.method
-        if not isinstance(m, SETTLES) or m.delivery_tag == 0:
-            return None
+        if not isinstance(m, SETTLES) or m.delivery_tag == 0 or m.delivery_tag >= self.never_given:
+            return None  # tag 0 means "all"; a tag this high was never given out either way
         given, rest = divmod(m.delivery_tag, self.spacing)
         broker_tag = given if rest == 0 else self.never_given + m.delivery_tag
         link.state.setdefault(("settled", cmd.channel), {})[broker_tag] = m.delivery_tag

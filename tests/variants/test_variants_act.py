@@ -16,6 +16,7 @@ from pamqp.heartbeat import Heartbeat
 from fixtures.target import FRAME_MIN_SIZE
 from fixtures.wire import Closed, Confirm, Delivery
 from tests.frame_proxy import FrameProxy, dialogue_through
+from tests.suite_runs import node_args, run_suite
 from tests.variants import VARIANTS
 
 BODY_FRAME = 3
@@ -174,3 +175,21 @@ async def test_variant_acts_on_the_wire(plain_rabbitmq, name, with_variant):
             acted = await dialogue(broker, connection)
     assert not proxy.errors, proxy.errors
     assert acted == with_variant, f"{name}: {VARIANTS[name].description}"
+
+
+@pytest.mark.integration
+@pytest.mark.timeout(300)
+def test_pc_05_is_exercised_through_coalesced_confirms(plain_rabbitmq, tmp_path):
+    """PC-05 judges multiple=true confirms. RabbitMQ may send none in a run, and then the
+    rule passes without having judged anything; through the coalescing variant every
+    confirm is a multiple one, so there the rule is exercised, and must still pass."""
+    target = plain_rabbitmq.target
+    with FrameProxy(target.host, target.port, VARIANTS["coalesced_confirms"]) as proxy:
+        run = run_suite(tmp_path, *node_args(plain_rabbitmq, target.with_address("127.0.0.1", proxy.port).url),
+                        "-k", "pc_05 and not flt05", "-n", "0")
+    assert not proxy.errors, proxy.errors
+    cases = [c for c in run.cases if c.properties.get("rule") == "PC-05"]
+    assert cases, run.output[-2000:]
+    for case in cases:
+        assert case.outcome == "pass", (case.name, case.failure)
+        assert int(case.properties.get("multiple=true frames", "0")) > 0, (case.name, case.properties)
