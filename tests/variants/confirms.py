@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pamqp import commands as spec
+
 from fixtures.rules import CONFIRMS as CONFIRMS_GUIDE
 from tests.frame_proxy import CONFIRMS, Command, Link, command
 from .base import Held, Variant
@@ -30,6 +32,11 @@ class CoalescedConfirms(Held):
 
     def holds(self, link, cmd):
         return is_confirm(link, cmd)
+
+    def from_client(self, link, cmd):
+        if isinstance(cmd.method, spec.Channel.Open):  # a number used again: counting starts afresh
+            link.state.pop(("told", cmd.channel), None)
+        return None
 
     def kept(self, link, cmd):
         return type(cmd.method), confirmed_numbers(link, cmd)
