@@ -57,3 +57,31 @@ def run_suite(tmp_path: Path, *args: str, timeout: float = 240, env: dict[str, s
     if allure_dir.exists():
         files.update({p.name: p.read_text(errors="replace") for p in allure_dir.iterdir() if p.is_file()})
     return SuiteRun(done.returncode, done.stdout + done.stderr, seconds, cases, files)
+
+
+def outcomes(run: SuiteRun) -> dict[tuple[str, str], str]:
+    """(rule, test case) -> outcome class. A case copied through a fault profile
+    (`[...flt05-slicer]`) judges FLT-05, "faults change no verdict", whatever rule it copies."""
+    return {("FLT-05" if "flt05-" in c.name else c.properties.get("rule", "?"), c.name): c.outcome
+            for c in run.cases}
+
+
+# A consumer timeout longer than a reply bound plus a quiet window, for managed nodes that a
+# suite run judges through a proxy. With the suite's default 2.5 s, a test that holds
+# deliveries and waits timeouts.REPLY (3 s) for ones a rewritten broker never sends (or
+# sends later) loses its channel to the consumer timeout first and ends in an error instead
+# of a verdict; a real broker's timeout is minutes.
+PATIENT_CONSUMER_TIMEOUT_MS = 6000
+
+
+def patient(node):
+    """`node` (a managed broker, not started yet) with the patient consumer timeout."""
+    node.consumer_timeout_ms = PATIENT_CONSUMER_TIMEOUT_MS
+    return node
+
+
+def node_args(node, url: str) -> list[str]:
+    """The suite's arguments to judge managed `node` reached at `url` (itself, or a proxy in
+    front of it): an --amqp-url target, told the node's consumer timeout and channel tick."""
+    return ["--amqp-url", url, "--consumer-timeout-ms", str(node.consumer_timeout_ms),
+            "--consumer-timeout-check-ms", str(node.channel_tick_ms)]

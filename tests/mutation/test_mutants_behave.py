@@ -6,20 +6,12 @@ rule module arrives, the mutation score takes over."""
 import pytest
 from pamqp import commands as spec
 
-from fixtures.broker import Broker, BrokerInfo
-from fixtures.managed_brokers import RabbitMQNode
 from fixtures.wire import Closed, Confirm, Delivery, Returned, WireError
+from tests.frame_proxy import dialogue_through
 from tests.mutation.mutant_proxy import MutantProxy
 from tests.mutation.mutants import MUTANTS
 
 pytestmark = [pytest.mark.integration, pytest.mark.mutation]
-
-
-@pytest.fixture(scope="module")
-def rabbitmq():
-    node = RabbitMQNode()
-    with node:  # ManagedBroker's own life cycle: start() on entry, cleanup() on exit
-        yield node
 
 
 async def tags_connection_wide(broker, connection):
@@ -145,19 +137,14 @@ DIALOGUES = {f.__name__: f for f in (
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("with_mutant", [True, False], ids=["mutant", "rabbitmq"])
 @pytest.mark.parametrize("name", DIALOGUES)
-async def test_mutant_breaks_the_rule_on_the_wire(rabbitmq, name, with_mutant):
-    target = rabbitmq.target
+async def test_mutant_breaks_the_rule_on_the_wire(plain_rabbitmq, name, with_mutant):
+    target = plain_rabbitmq.target
     with MutantProxy(target.host, target.port, MUTANTS[name] if with_mutant else None) as proxy:
-        via_proxy = target.with_address("127.0.0.1", proxy.port)
-        info = BrokerInfo("RabbitMQ", "3.10.8", {}, "mutant proxy", rabbitmq.consumer_timeout_ms)
-        broker = Broker(via_proxy, info, f"{name}-{with_mutant}", "mutants")
-        connection = await broker.connection()
-        try:
-            broken = await DIALOGUES[name](broker, connection)
-        except WireError:  # a close, a time-out: not the broken behaviour the dialogue looks for
-            broken = False
-        finally:
-            await connection.close()
-            await broker.cleanup()
+        async with dialogue_through(proxy, target, plain_rabbitmq.consumer_timeout_ms, f"{name}-{with_mutant}") as (
+                broker, connection):
+            try:
+                broken = await DIALOGUES[name](broker, connection)
+            except WireError:  # a close, a time-out: not the broken behaviour the dialogue looks for
+                broken = False
     assert not proxy.errors, proxy.errors
     assert broken == with_mutant, f"{name}: {MUTANTS[name].description}"

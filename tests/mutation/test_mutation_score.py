@@ -27,7 +27,7 @@ import pytest
 from fixtures.managed_brokers import RabbitMQNode
 from tests.mutation.mutant_proxy import MutantProxy
 from tests.mutation.mutants import MUTANTS, SHOULD_RULES, Mutant
-from tests.suite_runs import REPO, SuiteRun, run_suite
+from tests.suite_runs import REPO, node_args, outcomes, patient, run_suite
 
 pytestmark = [pytest.mark.integration, pytest.mark.mutation]
 
@@ -70,13 +70,6 @@ def keyword(rule_id: str) -> str:
 
 def selection(rule_ids) -> str:
     return " or ".join(sorted(keyword(r) for r in rule_ids))
-
-
-def outcomes(run: SuiteRun) -> dict[tuple[str, str], str]:
-    """(rule, test case) -> outcome class. A case copied through a fault profile
-    (`[...flt05-slicer]`) judges FLT-05, "faults change no verdict", whatever rule it copies."""
-    return {("FLT-05" if "flt05-" in c.name else c.properties.get("rule", "?"), c.name): c.outcome
-            for c in run.cases}
 
 
 def area(rule_id: str) -> str:
@@ -133,19 +126,9 @@ TABLE_HEAD = ("| mutant | rules it breaks | rules with a test here | rules that 
               "| controls (kept) | s | notes |\n|---|---|---|---|---|---|---|---|")
 
 
-class PatientRabbitMQNode(RabbitMQNode):
-    """The suite's managed node with a consumer timeout longer than a reply bound plus a
-    quiet window. With the default 2.5 s, a test that holds deliveries and waits
-    timeouts.REPLY (3 s) for ones a broken broker never sends loses its channel to the
-    consumer timeout first and ends in an error instead of a verdict; a real broker's
-    timeout is minutes."""
-
-    consumer_timeout_ms = 6000
-
-
 @pytest.fixture(scope="module")
 def rabbitmq():
-    node = PatientRabbitMQNode()
+    node = patient(RabbitMQNode())
     with node:  # ManagedBroker's own life cycle: start() on entry, cleanup() on exit
         yield node
 
@@ -156,8 +139,7 @@ def suite_args(node: RabbitMQNode, url: str, rule_ids) -> list[str]:
         # The CI subset judges the rules' own tests; their copies through network fault
         # profiles (FLT-05) would multiply its time by five. ci/mutation runs everything.
         chosen = f"({chosen}) and not flt05"
-    return ["--amqp-url", url, "--consumer-timeout-ms", str(node.consumer_timeout_ms),
-            "--consumer-timeout-check-ms", str(node.channel_tick_ms), "-k", chosen]
+    return [*node_args(node, url), "-k", chosen]
 
 
 def chosen_mutants() -> list[Mutant]:

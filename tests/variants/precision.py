@@ -1,0 +1,98 @@
+"""The suite's precision, measured (ci/variants): the catalogue through each conforming
+variant (tests/variants/) in front of one managed RabbitMQ node, case by case against the
+pass-through run through the same proxy with no rewrite. A case whose outcome moves is
+either a variant that is not conforming after all (fix the variant) or a suite verdict
+tuned to RabbitMQ's own choice (fix the rule). Prints the table and writes
+reports/variants.md.
+
+  ci/variants [--broker rabbitmq-4.0] [--variants a,b] [suite arguments: -m ..., -k ..., -n 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from fixtures.managed_brokers import managed_broker
+from tests.frame_proxy import FrameProxy
+from tests.suite_runs import REPO, node_args, outcomes, patient, run_suite
+from tests.variants import VARIANTS, Variant
+
+REPORT = REPO / "reports" / "variants.md"
+WHOLE_RUN_S = 1800  # one suite run of the chosen selection (the whole catalogue: ~6 min direct on 2 cores)
+ALLOWED_FOR_TEXTS = {("pass", "non-strict")}  # a reply-text variant may make wording a SHOULD finding
+
+
+def through(node, target, rewrite, workdir: Path, suite_args: list[str]):
+    with FrameProxy(target.host, target.port, rewrite) as proxy:
+        run = run_suite(workdir, *node_args(node, target.with_address("127.0.0.1", proxy.port).url), *suite_args,
+                        timeout=WHOLE_RUN_S)
+    return run, list(proxy.errors)
+
+
+def changes(before: dict, after: dict) -> list[tuple[str, str, str]]:
+    """(case, outcome through the pass-through, outcome through the variant) of every case
+    whose outcome differs (a case run on one side only counts, as "not run")."""
+    return [(case, before.get(key, "not run"), after.get(key, "not run"))
+            for key in sorted(set(before) | set(after), key=lambda k: k[1])
+            for case in [key[1]] if before.get(key) != after.get(key)]
+
+
+def allowed(variant: Variant, before: str, after: str) -> bool:
+    return variant.texts_only and (before, after) in ALLOWED_FOR_TEXTS
+
+
+def row(variant: Variant, moved, errors, seconds: float) -> str:
+    findings = [(case, b, a) for case, b, a in moved if not allowed(variant, b, a)]
+    verdict = "equal" if not moved else ("**changed**" if findings else "non-strict only (allowed)")
+    tolerated = len(moved) - len(findings)
+    listed = "; ".join([f"{case}: {b} -> {a}" for case, b, a in findings]
+                       + ([f"{tolerated} cases pass -> non-strict (the wording)"] if tolerated else [])) or "-"
+    notes = f" proxy errors: {'; '.join(errors[:2])}" if errors else ""
+    return f"| {variant.name} | {verdict} | {len(moved)} | {listed}{notes} | {seconds:.0f} |"
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="ci/variants", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--broker", default="rabbitmq", help="managed RabbitMQ to run (rabbitmq-4.0, the default; rabbitmq-3.10, rabbitmq-4.3)")
+    parser.add_argument("--variants", default="", help="comma-separated variant names (default: all)")
+    ours, suite_args = parser.parse_known_args(argv)
+    names = [n.strip() for n in ours.variants.split(",") if n.strip()] or list(VARIANTS)
+    unknown = [n for n in names if n not in VARIANTS]
+    if unknown:
+        parser.error(f"unknown variants {unknown}; known: {', '.join(VARIANTS)}")
+    node = patient(managed_broker(ours.broker))
+    rows, started = [], time.monotonic()
+    with node as target, tempfile.TemporaryDirectory(prefix="variants-") as scratch:
+        control, control_errors = through(node, target, None, Path(scratch) / "pass-through", suite_args)
+        if not control.cases or control_errors:
+            print(control.output[-3000:], control_errors, file=sys.stderr)
+            return 2
+        baseline = outcomes(control)
+        print(f"pass-through: {len(baseline)} cases, {control.seconds:.0f} s", flush=True)
+        for name in names:
+            variant = VARIANTS[name]
+            run, errors = through(node, target, variant, Path(scratch) / name, suite_args)
+            moved = changes(baseline, outcomes(run))
+            rows.append((variant, moved, errors, run.seconds))
+            print(row(variant, moved, errors, run.seconds), flush=True)
+    head = ("| variant | verdicts | cases changed | changed cases (pass-through -> variant) | s |\n"
+            "|---|---|---|---|---|")
+    table = "\n".join([head, *(row(*r) for r in rows)])
+    sources = "\n".join(f"- **{v.name}**: {v.description} Allowed by {v.source}." for v, *_ in rows)
+    exact = sum(1 for v, m, *_ in rows if all(allowed(v, b, a) for _, b, a in m))
+    summary = (f"{exact}/{len(rows)} variants leave every verdict as the pass-through run has it; "
+               f"{len(baseline)} cases each ({' '.join(suite_args) or 'the whole catalogue'}); "
+               f"{time.monotonic() - started:.0f} s")
+    print("\n" + table + "\n\n" + summary)
+    REPORT.parent.mkdir(exist_ok=True)
+    REPORT.write_text(f"# Conforming variants\n\nmanaged broker {ours.broker}, "
+                      f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n{table}\n\n{summary}\n\n{sources}\n")
+    return 0 if exact == len(rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
