@@ -9,8 +9,8 @@ single active consumer is for. The guide states this as what the broker does, wi
 that is about correctness, not taste; a broker that makes a queue single-active from a
 policy opens exactly the hazard the guide names, so that is a fail, not non-strict.
 
-The policy is set with the node's rabbitmqctl (managed RabbitMQ) or through the management
-HTTP API (--management-url); a refusal is the expected answer and is recorded as it was
+The policy is set with rabbitmqctl on a node this worker starts (managed RabbitMQ) or
+through the management HTTP API (--management-url); a refusal is the expected answer and is recorded as it was
 given. Unsupported only when the suite has no way to set a policy. Two consumers, prefetch
 2 each, hold what they get; four messages: a plain queue must fill both prefetches, a
 single-active one only the active consumer's."""
@@ -29,14 +29,14 @@ BODIES = [b"m1", b"m2", b"m3", b"m4"]
 
 
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
-async def test_single_active_consumer_cannot_be_set_by_policy(broker, queue_policy, queue_type):
-    refusal = queue_policy(POLICY_KIND, {"single-active-consumer": True}, refusal_is_an_answer=True)
+async def test_single_active_consumer_cannot_be_set_by_policy(queue_policy, queue_type):
+    refusal = queue_policy.apply(POLICY_KIND, {"single-active-consumer": True}, refusal_is_an_answer=True)
     if refusal:
         observe("policy refused", refusal)
         return
-    queue, channels, tags = await single_active_consumers(broker, queue_type, prefetch=PREFETCH,
+    queue, channels, tags = await single_active_consumers(queue_policy.broker, queue_type, prefetch=PREFETCH,
                                                           policy_kind=POLICY_KIND)
-    await broker.publish(queue, *BODIES)
+    await queue_policy.broker.publish(queue, *BODIES)
     received = await deliveries_across(channels, len(BODIES))
     fed = {ch for ch, _ in received}
     check(fed == set(channels), "the policy does not make the queue single-active: both consumers are fed",
