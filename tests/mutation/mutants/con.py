@@ -355,9 +355,10 @@ class EqualConsumersStarve(Mutant):
 # priority takeover; it came in 4.0): no mutant can turn an unsupported case into a failure there.
 NOT_EXPRESSIBLE = {"CON-21": ("unsupported on the mutation node, RabbitMQ 3.10.8 (priority takeover for single "
                              "active consumers arrived in 4.0): a mutant cannot make an unsupported case fail"),
-                   "CON-27": ("unsupported on every RabbitMQ the suite runs (3.10.8, 4.0.5): set_policy refuses "
-                              "single-active-consumer as 'not recognised policy settings', as the CONSUMERS guide "
-                              "says it must; a mutant cannot make an unsupported case fail")}
+                   "CON-27": ("every RabbitMQ the suite runs refuses the single-active-consumer policy key in "
+                              "rabbitmqctl set_policy ('not recognised policy settings'), the answer the rule "
+                              "expects; the refusal never passes through the AMQP proxy and no queue is declared, "
+                              "so a wire mutant cannot make the case fail")}
 
 
 MUTANTS = [
