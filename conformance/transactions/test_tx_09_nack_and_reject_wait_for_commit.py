@@ -16,9 +16,15 @@ RULE = rule("TX-09", "nack and reject in a transaction take effect at commit; ro
 
 REQUEUED = [b"nack requeue", b"reject requeue"]
 DROPPED = [b"nack drop", b"reject drop"]
+# After a rollback or a channel close the verdict turns on whether the broker applied the
+# settles at once, which another connection read mid-case: the one connection's frames,
+# replayed on a broker that defers them, judge the other branch.
+ENDINGS = [pytest.param(ending, marks=() if commits else pytest.mark.not_replayable_alone(
+    "whether the settles were applied before the transaction ended is read on another connection, "
+    "which the reproducer does not replay")) for ending, commits in TX_ENDINGS.items()]
 
 
-@pytest.mark.parametrize("ending", TX_ENDINGS)
+@pytest.mark.parametrize("ending", ENDINGS)
 @pytest.mark.parametrize("queue_type", QUEUE_TYPES)
 async def test_nack_and_reject_in_a_transaction_wait_for_commit(broker, queue_type, ending):
     queue = await broker.queue(queue_type, messages=REQUEUED + DROPPED)
