@@ -419,3 +419,18 @@ async def dialogue_through(proxy: FrameProxy, target, consumer_timeout_ms: int |
     finally:
         await connection.close()
         await broker.cleanup()
+
+
+async def close_for_an_unknown_ack(connection):
+    """The close a broker answers an ack of a tag never delivered with (on a fresh channel
+    of `connection`), or None if the channel stayed open: a dialogue both the mutants'
+    and the variants' project tests read a rewritten close from."""
+    from fixtures.wire import Closed
+
+    channel = await connection.channel()
+    channel.ack(999)
+    try:
+        await channel.barrier()
+    except Closed as closed:
+        return closed.reply
+    return None

@@ -7,7 +7,7 @@ import pytest
 from pamqp import commands as spec
 
 from fixtures.wire import Closed, Confirm, Delivery, Returned, WireError
-from tests.frame_proxy import dialogue_through
+from tests.frame_proxy import close_for_an_unknown_ack, dialogue_through
 from tests.mutation.mutant_proxy import MutantProxy
 from tests.mutation.mutants import MUTANTS
 
@@ -75,13 +75,8 @@ async def acks_before_close_lost(broker, connection):
 
 
 async def channel_error_closes_connection(broker, connection):
-    channel = await connection.channel()
-    channel.ack(999)
-    try:
-        await channel.barrier()
-    except Closed as closed:
-        return closed.reply.scope == "connection" and closed.reply.code == 406
-    return False
+    reply = await close_for_an_unknown_ack(connection)
+    return reply is not None and reply.scope == "connection" and reply.code == 406
 
 
 async def consumer_tag_reuse_accepted(broker, connection):

@@ -14,8 +14,8 @@ from pamqp import commands as spec
 from pamqp.heartbeat import Heartbeat
 
 from fixtures.target import FRAME_MIN_SIZE
-from fixtures.wire import Closed, Confirm, Delivery
-from tests.frame_proxy import FrameProxy, dialogue_through
+from fixtures.wire import Confirm, Delivery
+from tests.frame_proxy import FrameProxy, close_for_an_unknown_ack, dialogue_through
 from tests.suite_runs import node_args, run_suite
 from tests.variants import VARIANTS
 
@@ -88,13 +88,8 @@ async def slow_get(broker, connection):
 
 
 async def reworded_close(broker, connection):
-    channel = await connection.channel()
-    channel.ack(999)
-    try:
-        await channel.barrier()
-    except Closed as closed:
-        return closed.reply.code == 406 and "conforming variant" in closed.reply.text
-    return False
+    reply = await close_for_an_unknown_ack(connection)
+    return reply is not None and reply.code == 406 and "conforming variant" in reply.text
 
 
 async def body_in_octets(broker, connection):
