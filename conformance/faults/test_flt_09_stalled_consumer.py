@@ -65,11 +65,11 @@ async def test_a_manual_ack_consumer_gets_no_more_than_its_prefetch(broker, faul
     held = await deliveries_until_quiet(channel, expected=PREFETCH)
     check(len(held) == PREFETCH, "under the stall the prefetch holds: prefetch-count deliveries, no more",
           expected=f"{PREFETCH} deliveries, then none for {timeouts.NEGATIVE_WINDOW:.1f} s", actual=len(held))
-    taken = list(held)
-    while held and len(taken) < len(ids):  # ack each prefetch-full: the next ones come
-        channel.ack(held[-1].delivery_tag, multiple=True)
-        held = await deliveries_until_quiet(channel, expected=PREFETCH, quiet=0)
+    taken = []
+    while held:  # each prefetch-full acked (the last one too: the history counts what was settled)
         taken += held
+        channel.ack(held[-1].delivery_tag, multiple=True)
+        held = await deliveries_until_quiet(channel, expected=PREFETCH, quiet=0) if len(taken) < len(ids) else []
     check([d.message_id for d in taken] == ids, "once acked, the rest come, a prefetch-full at a time, "
           "each once and in publish order", expected=f"{len(ids)} messages in order",
           actual=f"{len(taken)} messages: {[d.message_id for d in taken][:2 * PREFETCH]} ...")
