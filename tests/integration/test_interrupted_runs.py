@@ -141,7 +141,8 @@ class MarkedRun:
     @staticmethod
     def containers(owner: int | None) -> list[str]:
         """Containers, running or not, that `owner` labelled as its own (fixtures.lifeline)."""
-        if owner is None:
+        # No engine here (CI's machine has the client only): nothing can have been labelled.
+        if owner is None or DOCKER_MISSING is not None and DOCKER_MISSING.startswith("no Docker engine"):
             return []
         listed = subprocess.run(["docker", "ps", "--all", "--quiet", "--filter", f"label={OWNER_LABEL}={owner}"],
                                 capture_output=True, text=True, timeout=30, check=True)
