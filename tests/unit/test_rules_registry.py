@@ -125,3 +125,21 @@ def test_the_models_weigh_a_difference_by_its_rules_declaration():
     assert {r: ack_model.strength(r) for r in ack_model.COVERS} == \
         {r: declaration_of(r).strength.value for r in ack_model.COVERS}
     assert ack_model.strength("ACK-01") == "must" and ack_model.strength("ACK-01-contiguous") == "info"
+
+
+def test_an_unknown_need_is_refused():
+    with pytest.raises(RuleDeclarationError, match="known needs"):
+        rule("TX-90", "t", strength=MUST, guide=CONFIRMS, section="x", needs=("kubernetes",))
+
+
+@pytest.mark.parametrize(("need", "uses"), [("restart", ("crashable_broker",)),
+                                            ("managed-node", ("node_setting", "queue_process_killer"))])
+def test_a_rule_whose_cases_take_what_only_a_managed_broker_offers_declares_the_need(need, uses):
+    from fixtures.catalogue import load_all_rules
+    from fixtures.rules import CONFORMANCE_DIR
+
+    load_all_rules()
+    taking = {path.stem for path in CONFORMANCE_DIR.rglob("test_*.py") if any(use in path.read_text() for use in uses)}
+    declaring = {f"test_{r.keyword}" for r in REGISTRY.values() if need in r.needs}
+    assert {stem for stem in taking if not any(stem.startswith(d + "_") for d in declaring)} == set()
+    assert {d for d in declaring if not any(stem.startswith(d + "_") for stem in taking)} == set()
