@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from fixtures.cluster import RabbitMQCluster, RabbitMQ40Cluster, RabbitMQ43Cluster
+from fixtures.cluster_brokers import RabbitMQCluster, RabbitMQ40Cluster, RabbitMQ43Cluster
 from fixtures.provisioned_brokers import ROOTS
 from tests.suite_runs import run_suite
 

@@ -7,7 +7,7 @@ import os
 import pytest
 from pamqp import commands as spec
 
-from fixtures.managed_brokers import MANAGED_BROKERS
+from fixtures.broker_registry import MANAGED_BROKERS
 from fixtures.provisioned_brokers import PrerequisiteMissing
 from fixtures.wire import Closed, Confirm, Delivery, WireConnection
 

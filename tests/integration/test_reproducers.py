@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from fixtures import baselines, broker_facts, reproducer
-from fixtures.managed_brokers import RabbitMQNode, managed_broker
+from fixtures.managed_brokers import RabbitMQNode
+from fixtures.broker_registry import managed_broker
 from fixtures.outcomes import PASSING
 from fixtures.provisioned_brokers import QPID_HOME, QPID_VERSION
 from tests.suite_runs import run_suite

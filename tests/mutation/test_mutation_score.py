@@ -270,7 +270,8 @@ def test_mutants_of_newer_rabbitmq_are_killed(tmp_path):
     so only the per-queue ways can time a consumer out; the global-way cases are left out
     (they would wait the hour)."""
     from fixtures.consumer_timeouts import LONG_GLOBAL_TIMEOUT_MS
-    from fixtures.managed_brokers import BrokerStartError, managed_broker
+    from fixtures.managed_brokers import BrokerStartError
+    from fixtures.broker_registry import managed_broker
 
     existing = rules_with_modules()
     chosen = [m for m in chosen_mutants() if m.judged_on != DEFAULT_NODE]

@@ -7,7 +7,7 @@ import pytest
 from fixtures.baselines import (BASELINE_DIR, KNOWN, NEW, Expectation, classify, expectation_for, load, parent_of,
                                 path_of, write)
 from fixtures.catalogue import load_all_rules
-from fixtures.managed_brokers import MANAGED_BROKERS
+from fixtures.broker_registry import MANAGED_BROKERS
 from fixtures.outcomes import EXPECTABLE
 from fixtures.rules import REGISTRY, RULE_ID
 

@@ -12,7 +12,7 @@ import pytest
 from fixtures import broker_facts
 from fixtures.broker import QUEUE_TYPES, BrokerInfo
 from fixtures.catalogue import load_all_rules
-from fixtures.managed_brokers import known_broker_names
+from fixtures.broker_registry import known_broker_names
 from fixtures.rules import REGISTRY
 from tests.suite_runs import REPO
 

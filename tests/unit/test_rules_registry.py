@@ -47,29 +47,30 @@ def test_strength_and_section_are_checked():
         rule("TX-90", "t", strength=MUST, guide=CONFIRMS, section="#x")
 
 
-def test_the_readme_rule_table_is_the_registry():
+def test_the_rule_table_of_docs_rules_is_the_registry():
     import subprocess
     import sys
 
-    from fixtures.catalogue import README, readme_table
+    from fixtures.catalogue import README, RULES_DOC, generated_table
 
     # A process of its own: tests here (and elsewhere) register throwaway rules.
     printed = subprocess.run([sys.executable, "-m", "fixtures.catalogue"], cwd=README.parent,
                              capture_output=True, text=True, timeout=60, check=True).stdout
-    assert readme_table(README.read_text()) == printed.strip(), \
-        "the README's rule table is stale: run .venv/bin/python -m fixtures.catalogue --update-readme"
+    assert generated_table(RULES_DOC.read_text()) == printed.strip(), \
+        "docs/rules.md's rule table is stale: run .venv/bin/python -m fixtures.catalogue --update-docs"
+    assert "(docs/rules.md)" in README.read_text(), "the README links the rule table"
 
 
 def test_the_reference_accepts_table_is_the_registry():
     import subprocess
     import sys
 
-    from fixtures.catalogue import ACCEPTS_BLOCK, README, REFERENCE, readme_table
+    from fixtures.catalogue import ACCEPTS_BLOCK, README, REFERENCE, generated_table
 
     printed = subprocess.run([sys.executable, "-m", "fixtures.catalogue", "--accepts"], cwd=README.parent,
                              capture_output=True, text=True, timeout=60, check=True).stdout
-    assert readme_table(REFERENCE.read_text(), ACCEPTS_BLOCK) == printed.strip(), \
-        "docs/reference.md's requires/accepts table is stale: run .venv/bin/python -m fixtures.catalogue --update-readme"
+    assert generated_table(REFERENCE.read_text(), ACCEPTS_BLOCK) == printed.strip(), \
+        "docs/reference.md's requires/accepts table is stale: run .venv/bin/python -m fixtures.catalogue --update-docs"
 
 
 def test_a_rule_accepts_what_it_declares_or_what_its_strength_accepts():
