@@ -16,7 +16,7 @@ from fixtures import (CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES, TIMEOUT_
                       check, consumer_holding, expect_closed, expect_open, observe, rule)
 
 RULE = rule("CON-10", "An unacked delivery past the consumer timeout closes the channel and is requeued",
-            strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout",
+            strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True,
             accepts=("a channel.close 406 (RabbitMQ up to 4.2) or a basic.cancel with the channel "
                      "open (4.3 quorum queues), the deliveries requeued either way; the text is "
                      "non-strict"))

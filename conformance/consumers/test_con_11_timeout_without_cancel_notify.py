@@ -9,7 +9,7 @@ from fixtures import (CONSUMER_TIMED_OUT, CONSUMERS, MUST, NO_CONSUMER_CANCEL_NO
                       Reply, await_timeout_action, check, consumer_holding, expect_closed, expect_open, rule)
 
 RULE = rule("CON-11", "Without consumer_cancel_notify a consumer timeout closes the channel",
-            strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout")
+            strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True)
 
 
 @pytest.mark.parametrize("way", TIMEOUT_WAYS)

@@ -11,7 +11,7 @@ from fixtures import (CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES, TIMEOUT_
                       check, expect_closed, expect_open, rule)
 
 RULE = rule("CON-12", "The consumer timeout also applies to unacked basic.get deliveries",
-            strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout")
+            strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True)
 
 
 @pytest.mark.parametrize("way", TIMEOUT_WAYS)

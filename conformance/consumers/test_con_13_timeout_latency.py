@@ -12,7 +12,7 @@ from fixtures import (CONSUMERS, INFO, QUEUE_TYPES, TIMEOUT_WAYS, Reply, await_t
                       observe, rule)
 
 RULE = rule("CON-13", "Latency from the consumer-timeout deadline to the close",
-            strength=INFO, guide=CONSUMERS, section="acknowledgement-timeout")
+            strength=INFO, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True)
 
 
 @pytest.mark.parametrize("way", TIMEOUT_WAYS)

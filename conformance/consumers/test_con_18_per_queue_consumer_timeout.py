@@ -17,7 +17,7 @@ from fixtures import (CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES, Reply, a
                       consumer_holding, expect_closed, expect_open, non_strict, observe, reports_value, rule)
 
 RULE = rule("CON-18", "A per-queue consumer timeout (argument or policy) applies on its own",
-            strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout",
+            strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True,
             accepts=("a channel.close 406 or a basic.cancel with the channel open, as CON-10; a "
                      "close that does not name the value used is non-strict"))
 

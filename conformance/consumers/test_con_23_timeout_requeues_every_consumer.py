@@ -17,7 +17,7 @@ from fixtures import (CONSUMER_TIMED_OUT, CONSUMERS, MUST, NO_CONSUMER_CANCEL_NO
                       await_timeout_action, check, expect_closed, rule)
 
 RULE = rule("CON-23", "A consumer timeout requeues the unacked deliveries of every consumer on the channel",
-            strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout")
+            strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True)
 
 
 @pytest.mark.parametrize("way", TIMEOUT_WAYS)

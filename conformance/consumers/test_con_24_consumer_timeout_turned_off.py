@@ -16,7 +16,8 @@ from fixtures import (CONSUMERS, MUST, QUEUE_TYPES, check, expect_open, observe,
 from fixtures.consumer_timeouts import DEFAULT_TIMEOUT_CLAIM, longest_default_hold
 
 RULE = rule("CON-24", "The consumer timeout can be turned off; its default is long",
-            strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout")
+            strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout",
+            needs=("managed-node",))
 
 CHECK_INTERVALS = 3
 

@@ -15,7 +15,8 @@ from fixtures import (CONSUMERS, CONSUMERS_PER_CHANNEL_LIMIT, MUST, check, expec
                       expect_open, receive, rule)
 
 RULE = rule("CON-25", "A consume beyond consumer_max_per_channel is refused; earlier consumers keep working",
-            strength=MUST, guide=CONSUMERS, section="limiting-the-number-of-consumers-per-channel")
+            strength=MUST, guide=CONSUMERS, section="limiting-the-number-of-consumers-per-channel",
+            needs=("managed-node",))
 
 REACHED_MAXIMUM = f"reached maximum ({CONSUMERS_PER_CHANNEL_LIMIT}) of consumers per channel"
 

@@ -14,7 +14,8 @@ from fixtures import (CONFIRMS, MUST, ConfirmLedger, CrashQueue, check, drain_qu
 from fixtures.history import expect_none
 
 RULE = rule("FLT-08", "A broker killed (kill -9) and restarted keeps every confirmed persistent message",
-            strength=MUST, guide=CONFIRMS, section="publisher-confirms-and-guaranteed-delivery")
+            strength=MUST, guide=CONFIRMS, section="publisher-confirms-and-guaranteed-delivery",
+            needs=("restart",))
 
 pytestmark = pytest.mark.fault
 PER_QUEUE, HELD_UNACKED = 20, 5

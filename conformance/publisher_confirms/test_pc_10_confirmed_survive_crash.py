@@ -10,7 +10,8 @@ from fixtures import (CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, CrashQueue, ch
                       timeouts)
 
 RULE = rule("PC-10", "A confirmed persistent message in a durable queue survives kill -9 and restart",
-            strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed", requires=("confirms",))
+            strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed", requires=("confirms",),
+            needs=("restart",))
 
 # A process fault: `-m "not fault"` leaves it out of quick runs. The backstop covers
 # starting the module's node and restarting it (Qpid: about 30 s each on a loaded host).

@@ -19,7 +19,8 @@ from fixtures import (CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, check, drain_q
                       queue_answers, rule, timeouts)
 
 RULE = rule("PC-18", "A queue process killed during confirmed publishing: each publish resolved once; acked kept",
-            strength=MUST, guide=CONFIRMS, section="server-sent-nacks", requires=("confirms",))
+            strength=MUST, guide=CONFIRMS, section="server-sent-nacks", requires=("confirms",),
+            needs=("managed-node",))
 
 pytestmark = pytest.mark.fault
 

@@ -7,7 +7,8 @@ import pytest
 from fixtures import CONFIRMS, MUST, QUEUE_TYPES, CrashQueue, observe, rule, timeouts
 
 RULE = rule("TX-10", "Persistent messages committed to a durable queue survive kill -9 and restart",
-            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))
+            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",),
+            needs=("restart",))
 
 # A process fault: `-m "not fault"` leaves it out of quick runs. Starting a dedicated node and
 # restarting it can take a JVM broker (Qpid) most of the default 60 s on a loaded machine.

@@ -41,13 +41,6 @@ CI_SUBSET = ["accepts_never_delivered_tag", "accepts_double_ack", "accepts_ack_o
 # from areas other than the mutant's.
 CONTROL_POOL = ["ACK-04", "PC-02", "TX-01", "RD-02"]
 CONTROLS_PER_MUTANT = 2
-# Through the proxy the suite has an --amqp-url target it cannot restart: these rules
-# are judged only against a managed broker.
-NEEDS_RESTART = {"PC-10", "FLT-08", "TX-10"}
-# Nor are the rules that need a node the suite configures (consumer_timeout =
-# undefined, consumer_max_per_channel) or whose queue process it kills.
-NEEDS_MANAGED_NODE = {"CON-24", "CON-25", "PC-18"}
-NOT_THROUGH_PROXY = NEEDS_RESTART | NEEDS_MANAGED_NODE
 SCORE_FILE = REPO / "reports" / "mutation-score.md"
 DEFAULT_NODE = "rabbitmq-3.10"  # the managed broker most mutants are judged against (Debian bookworm's 3.10.8)
 
@@ -60,6 +53,16 @@ def rules_with_modules() -> set[str]:
 
     load_all_rules()
     return set(REGISTRY)
+
+
+def not_through_proxy() -> set[str]:
+    """Rules judged only against a managed broker: through the proxy the suite has an
+    --amqp-url target it cannot restart nor configure, which their declarations need
+    (`needs=`, fixtures.rules.NEEDS)."""
+    from fixtures.rules import REGISTRY
+
+    rules_with_modules()
+    return {declared.id for declared in REGISTRY.values() if declared.needs}
 
 
 def keyword(rule_id: str) -> str:
@@ -108,11 +111,12 @@ class Score:
         notes = []
         if survived:
             notes.append("survived " + "; ".join(survived))
-        if [r for r in self.no_test if r not in NOT_THROUGH_PROXY]:
-            notes.append("no test yet: " + ids([r for r in self.no_test if r not in NOT_THROUGH_PROXY]))
-        if set(self.no_test) & NOT_THROUGH_PROXY:
+        managed_only = not_through_proxy()
+        if [r for r in self.no_test if r not in managed_only]:
+            notes.append("no test yet: " + ids([r for r in self.no_test if r not in managed_only]))
+        if set(self.no_test) & managed_only:
             notes.append("not judged through the proxy (needs a broker the suite restarts or configures): "
-                         + ids(sorted(set(self.no_test) & NOT_THROUGH_PROXY)))
+                         + ids(sorted(set(self.no_test) & managed_only)))
         if self.moved_controls:
             notes.append("controls moved: " + ids(self.moved_controls))
         if self.proxy_errors:
@@ -154,8 +158,9 @@ def chosen_mutants() -> list[Mutant]:
 
 def plan(mutant: Mutant, existing: set[str]) -> tuple[list[str], list[str], list[str]]:
     """(target rules judged here, target rules without a module, control rules)."""
-    judged = [r for r in mutant.breaks if r in existing and r not in NOT_THROUGH_PROXY]
-    no_test = [r for r in mutant.breaks if r not in existing or r in NOT_THROUGH_PROXY]
+    managed_only = not_through_proxy()
+    judged = [r for r in mutant.breaks if r in existing and r not in managed_only]
+    no_test = [r for r in mutant.breaks if r not in existing or r in managed_only]
     target_areas = {area(r) for r in mutant.breaks}
     controls = [r for r in CONTROL_POOL if r in existing and area(r) not in target_areas][:CONTROLS_PER_MUTANT]
     return judged, no_test, controls

@@ -79,3 +79,68 @@ def test_a_rule_accepts_what_it_declares_or_what_its_strength_accepts():
     plain = Rule("RD-90", "t", INFO, CONFIRMS, "x")
     assert plain.accepted == ACCEPTED_BY_STRENGTH[INFO]
     assert Rule("RD-91", "t", MUST, CONFIRMS, "x", accepts="ack(3) either way").accepted == "ack(3) either way"
+
+
+@pytest.mark.parametrize(("rule_id", "strength", "on_demand", "flt05_copies"), [
+    ("ACK-96", MUST, False, True), ("QOS-96", INFO, False, False), ("CON-96", MUST, False, False),
+    ("PERF-96", INFO, True, False)])
+def test_on_demand_and_flt05_copies_default_to_what_the_area_is(rule_id, strength, on_demand, flt05_copies):
+    declared = rule(rule_id, "t", strength=strength, guide=CONFIRMS, section="x")
+    try:
+        assert (declared.on_demand, declared.flt05_copies, declared.timing_dependent) == \
+            (on_demand, flt05_copies, False)
+    finally:
+        del REGISTRY[rule_id]
+
+
+def test_a_declaration_may_say_otherwise_than_its_area():
+    declared = rule("PC-96", "t", strength=MUST, guide=CONFIRMS, section="x", timing_dependent=True,
+                    on_demand=True, flt05_copies=False)
+    try:
+        assert (declared.on_demand, declared.flt05_copies, declared.timing_dependent) == (True, False, True)
+    finally:
+        del REGISTRY["PC-96"]
+
+
+def test_a_declaration_not_yet_imported_is_loaded_from_its_module():
+    import subprocess
+    import sys
+
+    from fixtures.catalogue import README
+    from fixtures.rules import declaration_of
+
+    # A process of its own, as a run that selected none of CON-13's cases: nothing imported it yet.
+    loaded = subprocess.run([sys.executable, "-c", "from fixtures.rules import REGISTRY, declaration_of; "
+                             "declared = declaration_of('CON-13'); "
+                             "print(sorted(REGISTRY), declared.strength.value, declared.timing_dependent)"],
+                            cwd=README.parent, capture_output=True, text=True, timeout=60, check=True).stdout
+    assert loaded.split() == ["['CON-13']", "info", "True"]
+    with pytest.raises(RuleDeclarationError, match="no conformance module"):
+        declaration_of("CON-99")
+
+
+def test_the_models_weigh_a_difference_by_its_rules_declaration():
+    from fixtures.models import ack_model
+    from fixtures.rules import declaration_of
+
+    assert {r: ack_model.strength(r) for r in ack_model.COVERS} == \
+        {r: declaration_of(r).strength.value for r in ack_model.COVERS}
+    assert ack_model.strength("ACK-01") == "must" and ack_model.strength("ACK-01-contiguous") == "info"
+
+
+def test_an_unknown_need_is_refused():
+    with pytest.raises(RuleDeclarationError, match="known needs"):
+        rule("TX-90", "t", strength=MUST, guide=CONFIRMS, section="x", needs=("kubernetes",))
+
+
+@pytest.mark.parametrize(("need", "uses"), [("restart", ("crashable_broker",)),
+                                            ("managed-node", ("node_setting", "queue_process_killer"))])
+def test_a_rule_whose_cases_take_what_only_a_managed_broker_offers_declares_the_need(need, uses):
+    from fixtures.catalogue import load_all_rules
+    from fixtures.rules import CONFORMANCE_DIR
+
+    load_all_rules()
+    taking = {path.stem for path in CONFORMANCE_DIR.rglob("test_*.py") if any(use in path.read_text() for use in uses)}
+    declaring = {f"test_{r.keyword}" for r in REGISTRY.values() if need in r.needs}
+    assert {stem for stem in taking if not any(stem.startswith(d + "_") for d in declaring)} == set()
+    assert {d for d in declaring if not any(stem.startswith(d + "_") for stem in taking)} == set()

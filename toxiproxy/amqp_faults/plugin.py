@@ -22,12 +22,12 @@ import pytest
 from fixtures import verdicts
 from fixtures.history import History, check_history
 from fixtures.wire import ConnectFailed
-from fixtures.rules import CONFORMANCE_DIR, Strength, rule_of
+from fixtures.rules import CONFORMANCE_DIR, rule_of
 from fixtures.session_state import STATE
 
 from .client import ToxiproxyAPI, ToxiproxyError
 from .faults import FaultInjector
-from .profiles import AREAS, PROFILES, RULE_FLT_05
+from .profiles import PROFILES, RULE_FLT_05
 from .server import ToxiproxyServer, ToxiproxyUnavailable, find_binary
 
 HISTORY = pytest.StashKey[History]()
@@ -190,13 +190,11 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     copies = []
     for item in items:
         declared = rule_of(item)
-        if (declared is None or declared.area not in AREAS or not isinstance(item, pytest.Function)
+        if (declared is None or not declared.flt05_copies or not isinstance(item, pytest.Function)
                 or CONFORMANCE_DIR not in Path(str(item.fspath)).resolve().parents):
             continue
         if item.get_closest_marker("fault") is not None:
             continue  # a fault test already (PC-10 crashes its own node): no network profile on top
-        if declared.strength is Strength.INFO:
-            continue  # FLT-05 is about verdicts; a measurement (PC-12, QOS-08, ...) has none to change
         for profile in PROFILES:
             copies.append(_copy_through(item, profile))
     items.extend(copies)

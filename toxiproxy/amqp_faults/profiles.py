@@ -1,6 +1,6 @@
 """FLT-05: the ACK, QOS, PC and TX rules run again through network profiles that must
-change no verdict. The plugin duplicates every collected test of those areas once per
-profile (`test_x[flt05-latency]`), routes that copy's connections through its own
+change no verdict (which rules: their declaration's `flt05_copies`, fixtures.rules). The
+plugin duplicates every collected test of those rules once per profile (`test_x[flt05-latency]`), routes that copy's connections through its own
 proxy carrying the profile from before the first byte, and tags it FLT-05, `fault`
 and the profile name, so `-m fault`, `-k flt_05` and `-k slicer` select them.
 
@@ -30,5 +30,3 @@ PROFILES: dict[str, Fault] = {
     "bandwidth": bandwidth(200),
     "slicer": slicer(6, 4, 20),
 }
-# Rule areas whose every test also runs through each profile.
-AREAS = ("ACK", "QOS", "PC", "TX")

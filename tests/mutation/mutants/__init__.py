@@ -9,8 +9,8 @@ QOS-05/06/08/09, PC-12/13/17, TX-07, CON-08, CON-13, FLT-06) have no verdict to 
 (save a hard error, which fails any rule: recover_without_requeue_crashes fails INFO RD-07
 that way); RQ-05, RQ-07 and RQ-09 (SHOULD, ordering among messages, and RQ-07's
 promptness) need the proxy to hold a queue's contents, which it cannot. CON-24, CON-25 and PC-18
-have mutants judged only on nodes the suite configures or reaches into (test_mutation_score's
-NEEDS_MANAGED_NODE), as TX-10's only on a node it restarts. "Delivery tags start at 2 on every channel" breaks
+have mutants judged only on nodes the suite configures or reaches into (their declarations'
+needs=("managed-node",)), as TX-10's only on a node it restarts. "Delivery tags start at 2 on every channel" breaks
 no rule: tags stay positive, increasing and per channel; where the count starts is INFO
 (ACK-01 records "contiguous from 1"), so it is not a mutant.
 
