@@ -21,7 +21,8 @@ from pamqp import frame as pamqp_frame
 from fixtures.baseline_plugin import _baseline_name
 from fixtures.broker import Broker, BrokerInfo
 from fixtures.certs import ThrowawayCA
-from fixtures.managed_brokers import GarageMQ, RabbitMQTLSNode
+from fixtures.managed_brokers import GarageMQ
+from fixtures.provisioned_brokers import RabbitMQ40TLS
 from fixtures.target import BadTargetError, BrokerTarget, mask_url
 from fixtures.tls import ChainTooLong, TlsOptions, check_depth
 from fixtures.session import check_admin_mechanism
@@ -34,7 +35,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 
 @pytest.fixture(scope="module")
 def tls_node():
-    broker = RabbitMQTLSNode()
+    broker = RabbitMQ40TLS()  # the default version's TLS node (rabbitmq-tls)
     try:
         broker.start()
         yield broker
