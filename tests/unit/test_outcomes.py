@@ -23,7 +23,8 @@ def test_a_case_result_crosses_to_the_controller_as_plain_data():
     result = CaseResult("ACK-04", "ACK-04/late[a]", Outcome.NON_STRICT,
                         observations={"reply": "channel.close 406"}, non_strict=["text differs"], evidence="why")
     data = result.as_dict()
-    assert all(v is None or type(v) in (str, dict, list) for v in data.values())  # what execnet can send
+    assert all(v is None or type(v) in (str, dict, list, float) for v in data.values())  # what execnet can send
+    assert json.loads(json.dumps(data)) == data  # and what results.jsonl holds
     assert type(data["outcome"]) is str
 
     class Report:

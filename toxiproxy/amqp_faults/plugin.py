@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import os
 from pathlib import Path
 
@@ -31,6 +32,8 @@ from .profiles import AREAS, PROFILES, RULE_FLT_05
 from .server import ToxiproxyServer, ToxiproxyUnavailable, find_binary
 
 HISTORY = pytest.StashKey[History]()
+HISTORY_ATTACHMENT = "message-history.jsonl"  # the names reports/landing.py reads the record's attachments by
+CHECK_ATTACHMENT = "history-check.json"
 PROFILE_MARKER = "fault_profile"
 
 
@@ -212,6 +215,9 @@ def _copy_through(item: pytest.Function, profile: str) -> pytest.Function:
                                   originalname=item.originalname)
     copy.own_markers = [*item.own_markers]
     copy.add_marker(pytest.mark.fault_profile(profile))
+    # The profile is one of the copy's parameters (its record's, its Allure result's):
+    # without it the four copies and their base case would share one history key.
+    copy.add_marker(pytest.mark.case_parameter("fault profile", profile))
     copy.add_marker(pytest.mark.fault)
     copy.extra_keyword_matches.update({RULE_FLT_05.id, RULE_FLT_05.keyword, profile, "fault"})
     copy.user_properties.append(("fault_rule", RULE_FLT_05.id))
@@ -243,29 +249,18 @@ def pytest_runtest_call(item: pytest.Item):
                                  "connection.open-ok", str(failed)) from None
 
 
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    """An FLT-05 copy's profile is one of its parameters in Allure: without it the four
-    copies and their base case would share one history key (shown as one test, retried)."""
-    marker = item.get_closest_marker(PROFILE_MARKER)
-    if marker is None:
-        return
-    try:
-        import allure
-
-        allure.dynamic.parameter("fault profile", marker.args[0])
-    except Exception:  # noqa: BLE001 - reporting must never change a verdict
-        pass
-
-
 def _empty_callspec(suffix: str):
     from _pytest.python import CallSpec  # the type of item.callspec; no public constructor
 
     return CallSpec(_idlist=[suffix])
 
 
-# -- the history in the report -----------------------------------------------------------------
+# -- the history in the case's record ----------------------------------------------------------
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call):
+    """The message history and its check go into the test's record (attachments and
+    observations), before the judge (fixtures.verdict, an outer wrapper) builds the case's
+    record from it; its sinks write them to JUnit and Allure."""
     report = yield
     recorded = item.stash.get(HISTORY, None)
     if recorded is None or report.when != "call":
@@ -275,19 +270,12 @@ def pytest_runtest_makereport(item: pytest.Item, call):
                                             queue_type=recorded.queue_type)
     verdict = recorded.last_check
     if verdict is not None:
-        item.user_properties.append(("history_fault", verdict.fault))
-        item.user_properties.extend(verdict.junit_properties())
-    try:
-        import allure
-
-        allure.attach(recorded.jsonl(), "message-history.jsonl", "application/x-ndjson", "jsonl")
-        if verdict is not None:
-            import json
-
-            allure.attach(json.dumps(verdict.to_json(), indent=1), "history-check.json",
-                          allure.attachment_type.JSON)
-    except Exception:  # noqa: BLE001 - reporting must never change a verdict
-        pass
+        verdicts.observe("history_fault", verdict.fault)
+        for name, value in verdict.junit_properties():
+            verdicts.observe(name, value)
+    verdicts.attach(HISTORY_ATTACHMENT, recorded.jsonl(), terminal=False)
+    if verdict is not None:
+        verdicts.attach(CHECK_ATTACHMENT, json.dumps(verdict.to_json(), indent=1), terminal=False)
     if report.failed:
         report.sections.append(("message history (JSON Lines)", recorded.jsonl()[-20000:]))
     return report
