@@ -121,3 +121,41 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
     skipped = SimpleNamespace(skipped=True, failed=False, when="call", longrepr=("f", 1, "unsupported: no recover"))
     rule = Rule("RD-06", "statement", Strength.MUST, "guide", "section")
     assert _outcome(skipped, SimpleNamespace(excinfo=None), rule, record, Item()) is Outcome.FAIL
+
+
+def test_the_verdicts_carry_fields_and_unsupported_is_a_type_not_a_text():
+    import pickle
+    from types import SimpleNamespace
+
+    import pytest
+
+    from fixtures import verdicts
+    from fixtures.rules import Rule, Strength
+    from fixtures.verdict import _outcome
+
+    broken = verdicts.violation("acking twice closes the channel", "channel.close 406", "channel open")
+    assert (broken.requirement, broken.expected, broken.actual) == (
+        "acking twice closes the channel", "channel.close 406", "channel open")
+    assert "expected: channel.close 406" in str(broken)  # the terminal still shows them
+    again = pickle.loads(pickle.dumps(broken))
+    assert (again.expected, again.actual, str(again)) == (broken.expected, broken.actual, str(broken))
+    finding = verdicts.NonStrict("reply text differs", expected="'x'", actual="'y'")
+    assert finding == "reply text differs" and type(str(finding)) is str and finding.actual == "'y'"
+
+    def outcome_of(exception):
+        try:
+            raise exception
+        except BaseException:  # noqa: BLE001 - a skip is a BaseException
+            call = SimpleNamespace(excinfo=pytest.ExceptionInfo.from_current())
+        report = SimpleNamespace(skipped=True, failed=False, when="call", longrepr=("f", 1, "Skipped: whatever"))
+        rule = Rule("RD-06", "statement", Strength.MUST, "guide", "section")
+        return _outcome(report, call, rule, verdicts.TestRecord(), SimpleNamespace(get_closest_marker=lambda _: None))
+
+    assert outcome_of(verdicts.Unsupported("no basic.recover", "540 NOT_IMPLEMENTED")) is Outcome.UNSUPPORTED
+    # the words alone decide nothing: a plain skip saying "unsupported:" is a skip
+    assert outcome_of(pytest.skip.Exception("unsupported: no basic.recover")) == "skipped"
+    try:
+        verdicts.unsupported("no recover", "540")
+    except verdicts.Unsupported:
+        shown = pytest.ExceptionInfo.from_current().exconly(tryshort=True)
+    assert shown == "Skipped: unsupported: no recover [540]"  # reads as any skip in the terminal

@@ -35,6 +35,7 @@ HISTORY = pytest.StashKey[History]()
 HISTORY_ATTACHMENT = "message-history.jsonl"  # the names reports/landing.py reads the record's attachments by
 CHECK_ATTACHMENT = "history-check.json"
 PROFILE_MARKER = "fault_profile"
+NEEDS_TOXIPROXY = "needs_toxiproxy"  # a report attribute: it crosses from an xdist worker
 
 
 class _ServerState:
@@ -100,10 +101,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         SERVER.owned = None
 
 
+class ToxiproxyMissing(verdicts.Unsupported):
+    """A fault test is unsupported because no Toxiproxy server is there: the type the
+    summary's note is decided by (never the skip's text)."""
+
+
 def pytest_runtest_logreport(report) -> None:
     # Under xdist the fault tests run in the workers; the controller, which prints the
-    # summary, learns from their reports that one wanted a server.
-    if report.skipped and "needs Toxiproxy" in str(report.longrepr):
+    # summary, learns from their reports (NEEDS_TOXIPROXY, set where the test ran) that
+    # one wanted a server.
+    if getattr(report, NEEDS_TOXIPROXY, False):
         SERVER.needed = True
 
 
@@ -120,7 +127,7 @@ def toxiproxy_api(request: pytest.FixtureRequest) -> ToxiproxyAPI:
         return ToxiproxyAPI(_server_url(request.config))
     except ToxiproxyUnavailable as problem:
         SERVER.needed = True
-        verdicts.unsupported("fault injection needs Toxiproxy", str(problem))
+        raise ToxiproxyMissing("fault injection needs Toxiproxy", str(problem)) from None
 
 
 @pytest.fixture
@@ -262,6 +269,8 @@ def pytest_runtest_makereport(item: pytest.Item, call):
     observations), before the judge (fixtures.verdict, an outer wrapper) builds the case's
     record from it; its sinks write them to JUnit and Allure."""
     report = yield
+    if call.excinfo is not None and call.excinfo.errisinstance(ToxiproxyMissing):
+        setattr(report, NEEDS_TOXIPROXY, True)
     recorded = item.stash.get(HISTORY, None)
     if recorded is None or report.when != "call":
         return report
