@@ -56,7 +56,8 @@ def test_a_connection_the_broker_dropped_is_a_failure_unless_the_test_injected_a
 
     from fixtures import verdicts
     from fixtures.rules import Rule, Strength
-    from fixtures.verdict import _outcome
+    from fixtures.judge import Case
+    from fixtures.judge import outcome_of as judged
     from fixtures.wire import ConnectionLost, NoReply
 
     class Item:
@@ -74,7 +75,7 @@ def test_a_connection_the_broker_dropped_is_a_failure_unless_the_test_injected_a
             call = SimpleNamespace(excinfo=pytest.ExceptionInfo.from_current())
         record = verdicts.TestRecord()
         rule = Rule("QOS-10", "statement", Strength.SHOULD, "guide", "section")
-        return _outcome(report, call, rule, record, Item(*markers)), record.steps
+        return judged(Case(Item(*markers), call, report, rule, record)), record.steps
 
     outcome, steps = outcome_of(ConnectionLost("connection lost while waiting for the reply to Channel.Open"))
     assert outcome is Outcome.FAIL and "ended the TCP connection" in steps[-1] and "Channel.Open" in steps[-1]
@@ -89,7 +90,8 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
 
     from fixtures import verdicts
     from fixtures.rules import Rule, Strength
-    from fixtures.verdict import _outcome
+    from fixtures.judge import Case
+    from fixtures.judge import outcome_of as judged
     from fixtures.wire import Reply
 
     class Item:
@@ -104,7 +106,7 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
         record.connections.append(SimpleNamespace(closed_by_broker=closed, dropped_by_broker=dropped))
         passed = SimpleNamespace(skipped=False, failed=False, when="call")
         rule = Rule("RD-07", "statement", Strength.INFO, "guide", "section")
-        return _outcome(passed, SimpleNamespace(excinfo=None), rule, record, Item(*markers)), record
+        return judged(Case(Item(*markers), SimpleNamespace(excinfo=None), passed, rule, record)), record
 
     crashed = Reply("connection", 541, "INTERNAL_ERROR", 60, 110)
     outcome, record = outcome_of(closed=crashed)
@@ -120,7 +122,7 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
     record.connections.append(SimpleNamespace(closed_by_broker=crashed, dropped_by_broker=False))
     skipped = SimpleNamespace(skipped=True, failed=False, when="call", longrepr=("f", 1, "unsupported: no recover"))
     rule = Rule("RD-06", "statement", Strength.MUST, "guide", "section")
-    assert _outcome(skipped, SimpleNamespace(excinfo=None), rule, record, Item()) is Outcome.FAIL
+    assert judged(Case(Item(), SimpleNamespace(excinfo=None), skipped, rule, record)) is Outcome.FAIL
 
 
 def test_the_verdicts_carry_fields_and_unsupported_is_a_type_not_a_text():
@@ -131,7 +133,8 @@ def test_the_verdicts_carry_fields_and_unsupported_is_a_type_not_a_text():
 
     from fixtures import verdicts
     from fixtures.rules import Rule, Strength
-    from fixtures.verdict import _outcome
+    from fixtures.judge import Case
+    from fixtures.judge import outcome_of as judged
 
     broken = verdicts.violation("acking twice closes the channel", "channel.close 406", "channel open")
     assert (broken.requirement, broken.expected, broken.actual) == (
@@ -149,7 +152,8 @@ def test_the_verdicts_carry_fields_and_unsupported_is_a_type_not_a_text():
             call = SimpleNamespace(excinfo=pytest.ExceptionInfo.from_current())
         report = SimpleNamespace(skipped=True, failed=False, when="call", longrepr=("f", 1, "Skipped: whatever"))
         rule = Rule("RD-06", "statement", Strength.MUST, "guide", "section")
-        return _outcome(report, call, rule, verdicts.TestRecord(), SimpleNamespace(get_closest_marker=lambda _: None))
+        return judged(Case(SimpleNamespace(get_closest_marker=lambda _: None), call, report, rule,
+                               verdicts.TestRecord()))
 
     assert outcome_of(verdicts.Unsupported("no basic.recover", "540 NOT_IMPLEMENTED")) is Outcome.UNSUPPORTED
     # the words alone decide nothing: a plain skip saying "unsupported:" is a skip

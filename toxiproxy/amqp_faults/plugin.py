@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import verdicts
+from fixtures import judge, verdicts
 from fixtures.history import History, check_history
 from fixtures.wire import ConnectFailed
 from fixtures.rules import CONFORMANCE_DIR, Strength, rule_of
@@ -61,6 +61,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", f"{PROFILE_MARKER}(name): an FLT-05 copy run through a network profile")
+    judge.add_reading("a handshake that fails through a fault", judge.Reading(
+        ConnectFailed, _handshake_through_the_link, by_case_strength=False))
     workerinput = getattr(config, "workerinput", None)
     if workerinput is not None:
         SERVER.url = workerinput.get("toxiproxy_url")
@@ -234,24 +236,21 @@ def _copy_through(item: pytest.Function, profile: str) -> pytest.Function:
     return copy
 
 
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_runtest_call(item: pytest.Item):
-    """In an FLT-05 copy, a broker that cannot even complete the handshake through the
-    profile breaks FLT-05 (TCP is a byte stream: a protocol header or frame split in
-    pieces is still the same bytes); it is a failure of the rule, not of the run."""
+def _handshake_through_the_link(item: pytest.Item, declared, failed: BaseException) -> None:
+    """The judge's reading of a handshake that fails (fixtures.judge.READINGS). In an
+    FLT-05 copy, a broker that cannot even complete the handshake through the profile
+    breaks FLT-05 (TCP is a byte stream: a protocol header or frame split in pieces is
+    still the same bytes); it is a failure of that rule, not of the run, whatever the
+    strength of the copied one."""
     marker = item.get_closest_marker(PROFILE_MARKER)
-    try:
-        return (yield)
-    except ConnectFailed as failed:
-        if marker is not None:
-            raise verdicts.violation(f"{RULE_FLT_05.id}: the broker works through the {marker.args[0]} profile",
-                                     "the AMQP handshake completes", str(failed)) from None
-        # A fault test whose connection through its applied link cannot even complete
-        # the handshake: the same byte stream as without the fault, so the same verdict.
-        injector = item.funcargs.get("faults") if hasattr(item, "funcargs") else None
-        applied = injector.applied if isinstance(injector, FaultInjector) else []
-        if not applied:
-            raise
+    if marker is not None:
+        raise verdicts.violation(f"{RULE_FLT_05.id}: the broker works through the {marker.args[0]} profile",
+                                 "the AMQP handshake completes", str(failed)) from None
+    # A fault test whose connection through its applied link cannot even complete the
+    # handshake: the same byte stream as without the fault, so the same verdict.
+    injector = item.funcargs.get("faults") if hasattr(item, "funcargs") else None
+    applied = injector.applied if isinstance(injector, FaultInjector) else []
+    if applied:
         raise verdicts.violation(f"the broker completes the AMQP handshake through the link ({', '.join(applied)})",
                                  "connection.open-ok", str(failed)) from None
 
