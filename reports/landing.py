@@ -20,8 +20,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from fixtures.outcomes import RESULTS_FILE
+
 MANIFEST = "manifest.json"
-RESULTS = "results.jsonl"  # fixtures.run_store.RESULTS
 HISTORY = "message-history.jsonl"
 CHECK = "history-check.json"
 PERF = "perf-figures.json"  # a PERF rule's figures (fixtures.perf.FIGURES_ATTACHMENT)
@@ -59,7 +60,7 @@ def discover(paths: list[Path]) -> list[Path]:
 
 
 def _looks_like_run(path: Path) -> bool:
-    return (path / MANIFEST).exists() or (path / RESULTS).exists()
+    return (path / MANIFEST).exists() or (path / RESULTS_FILE).exists()
 
 
 def land(run_dirs: list[Path], staging: Path, known_brokers: set[str] | None = None) -> Landed:
@@ -78,7 +79,7 @@ def land(run_dirs: list[Path], staging: Path, known_brokers: set[str] | None = N
                 landed.problems.append(f"{run_dir}: skipped, run id {run_id} already read from "
                                        f"{landed.run_dirs[run_id]}")
                 continue
-            records = run_dir / (manifest.get("results") or RESULTS)
+            records = run_dir / (manifest.get("results") or RESULTS_FILE)
             if not records.is_file():
                 landed.problems.append(f"{run_dir}: skipped, half-written: no {records.name}")
                 continue
