@@ -20,11 +20,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fixtures.outcomes import RESULTS_FILE
+from fixtures.outcomes import CHECK_ATTACHMENT, HISTORY_ATTACHMENT, RESULTS_FILE
 
 MANIFEST = "manifest.json"
-HISTORY = "message-history.jsonl"
-CHECK = "history-check.json"
 PERF = "perf-figures.json"  # a PERF rule's figures (fixtures.perf.FIGURES_ATTACHMENT)
 # Broker products the matrix knows. A run of anything else is skipped (by name) unless
 # `python -m reports build --known-broker NAME` adds it: a typo in a broker name must not
@@ -106,9 +104,9 @@ def land(run_dirs: list[Path], staging: Path, known_brokers: set[str] | None = N
                 attachments = record.get("attachments") if isinstance(record.get("attachments"), dict) else {}
                 for name, text in attachments.items():
                     source = f"{where} {name}"
-                    if name == HISTORY:
+                    if name == HISTORY_ATTACHMENT:
                         landed.events += _land_history(str(text), source, run_id, row["uuid"], events, landed.problems)
-                    elif name == CHECK:
+                    elif name == CHECK_ATTACHMENT:
                         landed.checks += _land_check(str(text), source, run_id, row["uuid"], checks, landed.problems)
                     elif name == PERF:
                         landed.figures += _land_figures(str(text), source, run_id, row["uuid"], perf, landed.problems)
@@ -210,7 +208,7 @@ def _land_check(text: str, source: str, run_id: str, result_uuid: str, out, prob
         if not isinstance(check, dict):
             raise ValueError("not an object")
     except ValueError as bad:
-        problems.append(f"{source}: skipped, corrupt {CHECK} ({_short(bad)})")
+        problems.append(f"{source}: skipped, corrupt {CHECK_ATTACHMENT} ({_short(bad)})")
         return 0
     out.write(json.dumps({**check, "run_id": run_id, "result_uuid": result_uuid}) + "\n")
     return 1

@@ -22,6 +22,7 @@ import pytest
 
 from fixtures import judge, verdicts
 from fixtures.history import History, check_history
+from fixtures.outcomes import CHECK_ATTACHMENT, HISTORY_ATTACHMENT
 from fixtures.wire import ConnectFailed
 from fixtures.rules import CONFORMANCE_DIR, Strength, rule_of
 from fixtures.session_state import STATE
@@ -32,8 +33,6 @@ from .profiles import AREAS, PROFILES, RULE_FLT_05
 from .server import ToxiproxyServer, ToxiproxyUnavailable, find_binary
 
 HISTORY = pytest.StashKey[History]()
-HISTORY_ATTACHMENT = "message-history.jsonl"  # the names reports/landing.py reads the record's attachments by
-CHECK_ATTACHMENT = "history-check.json"
 PROFILE_MARKER = "fault_profile"
 NEEDS_TOXIPROXY = "needs_toxiproxy"  # a report attribute: it crosses from an xdist worker
 
