@@ -114,20 +114,12 @@ def land(run_dirs: list[Path], staging: Path, known_brokers: set[str] | None = N
 
 
 def _result_row(record: dict, run_id: str, number: int) -> dict:
-    """One case record as a flat row: its key in the run (`uuid`: where the Allure sink put
-    it, else its line), what the report shows, and where the Allure report has it."""
+    """One case record as a row: the record as the run store wrote it (its attachments are
+    landed apart, into the events, checks and perf tables), with its run, its line and its
+    key in the run (`uuid`: where the Allure sink put it, else run and line)."""
     allure = record.get("allure") if isinstance(record.get("allure"), dict) else {}
-    text = ("requirement", "expected", "actual", "evidence", "case", "nodeid", "strength", "deviation_reason")
-    return {
-        "run_id": run_id, "line": number, "uuid": allure.get("uuid") or f"{run_id}:{number}",
-        "rule": str(record["rule"]), "outcome": str(record["outcome"]),
-        **{k: str(record[k]) if record.get(k) is not None else None for k in text},
-        "deviation": record.get("deviation"), "baseline": record.get("baseline"),
-        "start": record.get("start"), "stop": record.get("stop"), "duration": record.get("duration"),
-        "allure_uuid": allure.get("uuid"), "history_id": allure.get("history_id"),
-        "full_name": allure.get("full_name"),
-        "parameters": {str(k): str(v) for k, v in (record.get("parameters") or {}).items()},
-    }
+    row = {k: v for k, v in record.items() if k != "attachments"}
+    return {**row, "run_id": run_id, "line": number, "uuid": allure.get("uuid") or f"{run_id}:{number}"}
 
 
 def _manifest(run_dir: Path, known: set[str], problems: list[str]) -> dict | None:

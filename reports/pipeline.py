@@ -15,13 +15,14 @@ or Spark Connect.
 from __future__ import annotations
 
 import os
+from dataclasses import fields
 from pathlib import Path
 
 from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from fixtures.outcomes import ALLURE_STATUS, PASSING
+from fixtures.outcomes import ALLURE_STATUS, PASSING, CaseResult
 
 from . import cells
 
@@ -51,17 +52,23 @@ def spark_session(master: str = "local[*]", app: str = "amqp-conformance-reports
 
 # -- schemas: explicit, nothing is inferred ----------------------------------------------
 TEXT = T.StringType()
-RESULTS = T.StructType([
-    T.StructField("run_id", TEXT), T.StructField("line", T.LongType()), T.StructField("uuid", TEXT),
-    T.StructField("rule", TEXT), T.StructField("outcome", TEXT), T.StructField("case", TEXT),
-    T.StructField("nodeid", TEXT), T.StructField("strength", TEXT), T.StructField("requirement", TEXT),
-    T.StructField("expected", TEXT), T.StructField("actual", TEXT), T.StructField("evidence", TEXT),
-    T.StructField("deviation", TEXT), T.StructField("deviation_reason", TEXT), T.StructField("baseline", TEXT),
-    T.StructField("start", T.DoubleType()), T.StructField("stop", T.DoubleType()),
-    T.StructField("duration", T.DoubleType()),
-    T.StructField("allure_uuid", TEXT), T.StructField("history_id", TEXT), T.StructField("full_name", TEXT),
-    T.StructField("parameters", T.MapType(TEXT, TEXT)),
-])
+# A record's field as Spark reads it, by its annotation in fixtures.outcomes.CaseResult.
+_SPARK_TYPES = {"str": TEXT, "str | None": TEXT, "float": T.DoubleType(),
+                "list[str]": T.ArrayType(TEXT), "dict[str, str]": T.MapType(TEXT, TEXT),
+                "dict[str, float]": T.MapType(TEXT, T.DoubleType())}
+
+
+def record_schema() -> T.StructType:
+    """The results table's schema: every field of the case record (fixtures.outcomes.
+    CaseResult) but its attachments (landed apart), then the run, the line and the key
+    landing adds. A field added to the record arrives here with nothing else to edit."""
+    kept = [f for f in fields(CaseResult) if f.name != "attachments"]
+    return T.StructType([*(T.StructField(f.name, _SPARK_TYPES[str(f.type)]) for f in kept),
+                         T.StructField("run_id", TEXT), T.StructField("line", T.LongType()),
+                         T.StructField("uuid", TEXT)])
+
+
+RESULTS = record_schema()
 RUNS = T.StructType([
     T.StructField("run_id", T.StringType()), T.StructField("broker", T.StringType()),
     T.StructField("broker_version", T.StringType()), T.StructField("broker_origin", T.StringType()),
@@ -129,10 +136,10 @@ def allure_status():
 def shape_results(results: DataFrame, runs: DataFrame) -> DataFrame:
     """One row per case record, with its broker and its run's start."""
     shaped = results.select(
-        "run_id", "uuid", F.when(F.col("allure_uuid").isNotNull(), F.md5("allure_uuid")).alias("report_id"),
-        F.col("case").alias("name"), "full_name", allure_status().alias("status"),
+        "run_id", "uuid", F.md5(F.col("allure")["uuid"]).alias("report_id"),
+        F.col("case").alias("name"), F.col("allure")["full_name"].alias("full_name"), allure_status().alias("status"),
         F.col("evidence").alias("message"), F.when(F.col("rule") == "", None).otherwise(F.col("rule")).alias("rule"),
-        "outcome", "deviation", "history_id",
+        "outcome", "deviation", F.col("allure")["history_id"].alias("history_id"),
         F.round(F.col("start") * 1000).cast("long").alias("start_ms"),
         F.round(F.col("stop") * 1000).cast("long").alias("stop_ms"))
     run_cols = runs.select("run_id", "broker", "broker_version", F.to_timestamp("started_at").alias("run_started"))
