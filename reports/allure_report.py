@@ -15,7 +15,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from fixtures.outcomes import CATEGORIES, allure2_categories
+from fixtures.outcomes import CATEGORIES, allure2_categories, allure_history_id
 
 HERE = Path(__file__).resolve().parent
 VERSION = (HERE / "allure_version").read_text().strip()
@@ -121,15 +121,11 @@ def generate(staged: Path, report_dir: Path, broker_keys: dict[str, tuple[str, s
 
 
 def history_id(result: dict) -> str:
-    """Allure 3's history key of one result file, in plain Python: the reference the
-    Spark column (pipeline.allure_history_id) is tested against."""
-    kept = [p for p in result.get("parameters") or [] if not p.get("excluded")]
-    kept.sort(key=lambda p: (p.get("name") or "", p.get("value") or ""))
-    params = ",".join(f"{p.get('name') or ''}:{p.get('value') or ''}" for p in kept)
-    # Allure 3's reader takes allure-python's testCaseId as the test id and hashes it
-    # again; without one it hashes the full name.
-    case = _md5(result["testCaseId"]) if result.get("testCaseId") else _md5(result["fullName"])
-    return f"{case}.{_md5(params)}"
+    """Allure 3's history key of one result file (fixtures.outcomes.allure_history_id):
+    what the tests compare the key a case's record carries with."""
+    return allure_history_id(result.get("testCaseId"), result.get("fullName"),
+                             [(p.get("name"), p.get("value")) for p in result.get("parameters") or []
+                              if not p.get("excluded")])
 
 
 def report_id(result: dict) -> str:

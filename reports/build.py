@@ -115,7 +115,7 @@ def build(paths: list[Path], out: Path, master: str = "local[*]", known_brokers:
         from . import allure_report
         mark = time.monotonic()
         staged = work / "allure-results"
-        allure_report.stage_results({r: landed.allure_dirs[r] for r in chosen}, staged)
+        allure_report.stage_results({r: landed.allure_dirs[r] for r in chosen if r in landed.allure_dirs}, staged)
         keys = {row["broker_key"]: (row["broker"], row["broker_version"]) for row in run_rows if row["run_id"] in chosen}
         index = allure_report.generate(staged, out / "allure", keys, history)
         summary["allure"] = str(index)
@@ -161,6 +161,8 @@ def _history_lines(results, older: set[str]) -> list[dict]:
                          "history_id", "broker_key", "run_started"))
     lines: dict[str, dict] = {}
     for r in rows:
+        if not r["history_id"]:
+            continue  # a case the Allure sink did not write (a run without --alluredir)
         line = lines.setdefault(r["run_id"], {
             "uuid": str(uuidlib.UUID(hashlib.md5(r["run_id"].encode()).hexdigest())), "name": "AMQP 0-9-1 conformance",
             "timestamp": int(_epoch_ms(r["run_started"])), "knownTestCaseIds": [], "testResults": {},

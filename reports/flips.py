@@ -1,25 +1,31 @@
 """Per-case flips over stored runs: `python -m reports.flips RUN_DIR...` reads each run's
-junit.xml (the `outcome` property of every case) and prints, for each case whose outcome
+results.jsonl (the outcome of every case's record) and prints, for each case whose outcome
 was not the same in every run, its outcomes in run order and how often it changed.
 ci/suite --repeat N prints this after its N runs."""
 
 from __future__ import annotations
 
+import json
 import sys
-import xml.etree.ElementTree as ET
 from pathlib import Path
+
+from fixtures.outcomes import RESULTS_FILE
 
 
 def outcomes(run: Path) -> dict[str, str]:
-    """case id (module::name) -> outcome class of one stored run ({} without junit.xml)."""
-    junit = run / "junit.xml"
-    if not junit.is_file():
+    """case key -> outcome class of one stored run ({} without results.jsonl; a line that
+    is not a record is left out)."""
+    records = run / RESULTS_FILE
+    if not records.is_file():
         return {}
     cases = {}
-    for case in ET.parse(junit).iter("testcase"):
-        props = {p.get("name"): p.get("value") for p in case.iter("property")}
-        if "outcome" in props:
-            cases[f"{case.get('classname')}::{case.get('name')}"] = props["outcome"]
+    for line in records.read_text().splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and record.get("case") and record.get("outcome"):
+            cases[str(record["case"])] = str(record["outcome"])
     return cases
 
 

@@ -1,13 +1,14 @@
 """Landing: read stored run folders as they are and turn them into a few JSON Lines files
 that Spark then loads with explicit schemas.
 
-Allure writes one small JSON file per test; Spark reading thousands of small files is
-slow and schema inference on them is pathological, so this step only re-serialises what
-it finds (json.load, json.dumps: robust to indented or compact files) and adds the run id.
-All the analysis happens in Spark (reports/pipeline.py).
+A run folder holds results.jsonl, one record per case (fixtures.outcomes.CaseResult,
+written whole by the run store): this step re-serialises each record as one flat row
+with the run id, and lands the message histories, history checks and PERF figures the
+records carry as attachments. It never reads the Allure results (a sink for people; the
+HTML report stages them as they are). All the analysis happens in Spark (reports/pipeline.py).
 
 Bad input never stops the build: a run folder without a manifest (half-written), a
-corrupt manifest, a run of a broker the pipeline does not know, a corrupt result file or
+corrupt manifest, a run of a broker the pipeline does not know, a corrupt record or
 history line is reported by name and skipped; everything else is kept.
 """
 
@@ -19,9 +20,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from fixtures.outcomes import CHECK_ATTACHMENT, HISTORY_ATTACHMENT, RESULTS_FILE
+
 MANIFEST = "manifest.json"
-HISTORY = "message-history.jsonl"
-CHECK = "history-check.json"
 PERF = "perf-figures.json"  # a PERF rule's figures (fixtures.perf.FIGURES_ATTACHMENT)
 # Broker products the matrix knows. A run of anything else is skipped (by name) unless
 # `python -m reports build --known-broker NAME` adds it: a typo in a broker name must not
@@ -43,7 +44,7 @@ class Landed:
 
 
 def discover(paths: list[Path]) -> list[Path]:
-    """Run folders: a path that is a run folder (it has a manifest or allure results), or
+    """Run folders: a path that is a run folder (it has a manifest or case records), or
     the folders directly inside a path (reports/runs/)."""
     found = []
     for path in paths:
@@ -57,7 +58,7 @@ def discover(paths: list[Path]) -> list[Path]:
 
 
 def _looks_like_run(path: Path) -> bool:
-    return (path / MANIFEST).exists() or (path / "allure-results").is_dir()
+    return (path / MANIFEST).exists() or (path / RESULTS_FILE).exists()
 
 
 def land(run_dirs: list[Path], staging: Path, known_brokers: set[str] | None = None) -> Landed:
@@ -76,33 +77,49 @@ def land(run_dirs: list[Path], staging: Path, known_brokers: set[str] | None = N
                 landed.problems.append(f"{run_dir}: skipped, run id {run_id} already read from "
                                        f"{landed.run_dirs[run_id]}")
                 continue
-            allure_dir = run_dir / (manifest.get("allure_results") or "allure-results")
-            if not allure_dir.is_dir():
-                landed.problems.append(f"{run_dir}: skipped, half-written: no allure results at {allure_dir.name}")
+            records = run_dir / (manifest.get("results") or RESULTS_FILE)
+            if not records.is_file():
+                landed.problems.append(f"{run_dir}: skipped, half-written: no {records.name}")
                 continue
             landed.run_dirs[run_id] = run_dir
-            landed.allure_dirs[run_id] = allure_dir
+            allure_dir = run_dir / (manifest.get("allure_results") or "allure-results")
+            if allure_dir.is_dir():
+                landed.allure_dirs[run_id] = allure_dir
             runs.write(json.dumps(_run_row(manifest, run_dir)) + "\n")
             landed.runs += 1
-            for result_file in sorted(allure_dir.glob("*-result.json")):
-                try:
-                    result = json.loads(result_file.read_text())
-                    if not isinstance(result, dict) or "uuid" not in result:
-                        raise ValueError("not an Allure result (no uuid)")
-                except (OSError, ValueError) as bad:
-                    landed.problems.append(f"{result_file}: skipped, corrupt JSON ({_short(bad)})")
+            for number, line in enumerate(records.read_text().splitlines(), 1):
+                if not line.strip():
                     continue
-                results.write(json.dumps({**result, "run_id": run_id, "source_file": result_file.name}) + "\n")
+                where = f"{records}:{number}"
+                try:
+                    record = json.loads(line)
+                    if not isinstance(record, dict) or not record.get("rule") or not record.get("outcome"):
+                        raise ValueError("not a case record (no rule or outcome)")
+                except ValueError as bad:
+                    landed.problems.append(f"{where}: skipped, corrupt JSON ({_short(bad)})")
+                    continue
+                row = _result_row(record, run_id, number)
+                results.write(json.dumps(row) + "\n")
                 landed.results += 1
-                for attachment in _attachments(result):
-                    source = allure_dir / str(attachment.get("source", ""))
-                    if attachment.get("name") == HISTORY:
-                        landed.events += _land_history(source, run_id, result["uuid"], events, landed.problems)
-                    elif attachment.get("name") == CHECK:
-                        landed.checks += _land_check(source, run_id, result["uuid"], checks, landed.problems)
-                    elif attachment.get("name") == PERF:
-                        landed.figures += _land_figures(source, run_id, result["uuid"], perf, landed.problems)
+                attachments = record.get("attachments") if isinstance(record.get("attachments"), dict) else {}
+                for name, text in attachments.items():
+                    source = f"{where} {name}"
+                    if name == HISTORY_ATTACHMENT:
+                        landed.events += _land_history(str(text), source, run_id, row["uuid"], events, landed.problems)
+                    elif name == CHECK_ATTACHMENT:
+                        landed.checks += _land_check(str(text), source, run_id, row["uuid"], checks, landed.problems)
+                    elif name == PERF:
+                        landed.figures += _land_figures(str(text), source, run_id, row["uuid"], perf, landed.problems)
     return landed
+
+
+def _result_row(record: dict, run_id: str, number: int) -> dict:
+    """One case record as a row: the record as the run store wrote it (its attachments are
+    landed apart, into the events, checks and perf tables), with its run, its line and its
+    key in the run (`uuid`: where the Allure sink put it, else run and line)."""
+    allure = record.get("allure") if isinstance(record.get("allure"), dict) else {}
+    row = {k: v for k, v in record.items() if k != "attachments"}
+    return {**row, "run_id": run_id, "line": number, "uuid": allure.get("uuid") or f"{run_id}:{number}"}
 
 
 def _manifest(run_dir: Path, known: set[str], problems: list[str]) -> dict | None:
@@ -159,21 +176,8 @@ def transport_text(transport) -> str | None:
             f"{transport.get('auth_mechanism') or 'PLAIN'}")
 
 
-def _attachments(item: dict):
-    for attachment in item.get("attachments") or []:
-        if isinstance(attachment, dict):
-            yield attachment
-    for step in item.get("steps") or []:
-        if isinstance(step, dict):
-            yield from _attachments(step)
-
-
-def _land_history(source: Path, run_id: str, result_uuid: str, out, problems: list[str]) -> int:
-    try:
-        lines = source.read_text().splitlines()
-    except OSError as bad:
-        problems.append(f"{source}: skipped, unreadable message history ({_short(bad)})")
-        return 0
+def _land_history(text: str, source: str, run_id: str, result_uuid: str, out, problems: list[str]) -> int:
+    lines = text.splitlines()
     n = 0
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -190,28 +194,28 @@ def _land_history(source: Path, run_id: str, result_uuid: str, out, problems: li
     return n
 
 
-def _land_check(source: Path, run_id: str, result_uuid: str, out, problems: list[str]) -> int:
+def _land_check(text: str, source: str, run_id: str, result_uuid: str, out, problems: list[str]) -> int:
     try:
-        check = json.loads(source.read_text())
+        check = json.loads(text)
         if not isinstance(check, dict):
             raise ValueError("not an object")
-    except (OSError, ValueError) as bad:
-        problems.append(f"{source}: skipped, corrupt {CHECK} ({_short(bad)})")
+    except ValueError as bad:
+        problems.append(f"{source}: skipped, corrupt {CHECK_ATTACHMENT} ({_short(bad)})")
         return 0
     out.write(json.dumps({**check, "run_id": run_id, "result_uuid": result_uuid}) + "\n")
     return 1
 
 
-def _land_figures(source: Path, run_id: str, result_uuid: str, out, problems: list[str]) -> int:
+def _land_figures(text: str, source: str, run_id: str, result_uuid: str, out, problems: list[str]) -> int:
     """One row per figure of a PERF case: its rule, case, instrument, setting, unit, the
     median and spread of its repetitions, the median load average, the guides' claim and,
     for a setting the broker lacks, the probe's evidence. `position` keeps the order the
     test measured in (the charts' order of settings)."""
     try:
-        record = json.loads(source.read_text())
+        record = json.loads(text)
         if not isinstance(record, dict) or not isinstance(record.get("figures"), list):
             raise ValueError("no list of figures")
-    except (OSError, ValueError) as bad:
+    except ValueError as bad:
         problems.append(f"{source}: skipped, corrupt {PERF} ({_short(bad)})")
         return 0
     n = 0

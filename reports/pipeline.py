@@ -6,6 +6,8 @@ flaky rules (mixed outcomes for one broker and rule), safety findings (from the 
 tests' history checks, by broker and fault), confirm latency percentiles by fault
 (from the message histories), the PERF figures with their trend across runs and the
 ratio of the suite's instruments to PerfTest, and the Allure history points of older runs.
+Every case comes from its record (results.jsonl, fixtures.outcomes.CaseResult): rule,
+outcome, deviation and the key Allure gave it are fields, never read back out of Allure.
 Only the DataFrame API is used, so the same code runs on local[*], a cluster master
 or Spark Connect.
 """
@@ -13,13 +15,14 @@ or Spark Connect.
 from __future__ import annotations
 
 import os
+from dataclasses import fields
 from pathlib import Path
 
 from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from fixtures.outcomes import PASSING, SKIPPED, Outcome
+from fixtures.outcomes import ALLURE_STATUS, PASSING, CaseResult
 
 from . import cells
 
@@ -47,24 +50,25 @@ def spark_session(master: str = "local[*]", app: str = "amqp-conformance-reports
     return session
 
 
-# -- schemas: Allure omits empty fields, so nothing is inferred ----------------------------
-LABEL = T.StructType([T.StructField("name", T.StringType()), T.StructField("value", T.StringType())])
-PARAMETER = T.StructType([T.StructField("name", T.StringType()), T.StructField("value", T.StringType()),
-                          T.StructField("excluded", T.BooleanType()), T.StructField("mode", T.StringType())])
-ATTACHMENT = T.StructType([T.StructField("name", T.StringType()), T.StructField("source", T.StringType()),
-                           T.StructField("type", T.StringType())])
-RESULTS = T.StructType([
-    T.StructField("run_id", T.StringType()), T.StructField("source_file", T.StringType()),
-    T.StructField("uuid", T.StringType()), T.StructField("historyId", T.StringType()),
-    T.StructField("testCaseId", T.StringType()), T.StructField("fullName", T.StringType()),
-    T.StructField("name", T.StringType()), T.StructField("status", T.StringType()),
-    T.StructField("statusDetails", T.StructType([
-        T.StructField("message", T.StringType()), T.StructField("trace", T.StringType()),
-        T.StructField("known", T.BooleanType()), T.StructField("flaky", T.BooleanType())])),
-    T.StructField("start", T.LongType()), T.StructField("stop", T.LongType()),
-    T.StructField("labels", T.ArrayType(LABEL)), T.StructField("parameters", T.ArrayType(PARAMETER)),
-    T.StructField("attachments", T.ArrayType(ATTACHMENT)),
-])
+# -- schemas: explicit, nothing is inferred ----------------------------------------------
+TEXT = T.StringType()
+# A record's field as Spark reads it, by its annotation in fixtures.outcomes.CaseResult.
+_SPARK_TYPES = {"str": TEXT, "str | None": TEXT, "float": T.DoubleType(),
+                "list[str]": T.ArrayType(TEXT), "dict[str, str]": T.MapType(TEXT, TEXT),
+                "dict[str, float]": T.MapType(TEXT, T.DoubleType())}
+
+
+def record_schema() -> T.StructType:
+    """The results table's schema: every field of the case record (fixtures.outcomes.
+    CaseResult) but its attachments (landed apart), then the run, the line and the key
+    landing adds. A field added to the record arrives here with nothing else to edit."""
+    kept = [f for f in fields(CaseResult) if f.name != "attachments"]
+    return T.StructType([*(T.StructField(f.name, _SPARK_TYPES[str(f.type)]) for f in kept),
+                         T.StructField("run_id", TEXT), T.StructField("line", T.LongType()),
+                         T.StructField("uuid", TEXT)])
+
+
+RESULTS = record_schema()
 RUNS = T.StructType([
     T.StructField("run_id", T.StringType()), T.StructField("broker", T.StringType()),
     T.StructField("broker_version", T.StringType()), T.StructField("broker_origin", T.StringType()),
@@ -120,49 +124,27 @@ def load(spark: SparkSession, staging: Path) -> dict[str, DataFrame]:
             "events": read("events", EVENTS), "checks": read("checks", CHECKS), "perf": read("perf", PERF)}
 
 
-def label(name: str):
-    """The last value of a label (repeated names are legal, so no map_from_entries)."""
-    values = F.transform(F.filter("labels", lambda l: l["name"] == name), lambda l: l["value"])
-    return F.try_element_at(values, F.lit(-1))
-
-
-def allure_history_id():
-    """What Allure 3 keys history by: md5(testCaseId) (md5(fullName) without one) '.'
-    md5(sorted 'name:value' of the parameters that are not excluded)."""
-    kept = F.filter(F.coalesce("parameters", F.array().cast(T.ArrayType(PARAMETER))),
-                    lambda p: ~F.coalesce(p["excluded"], F.lit(False)))
-    ordered = F.array_sort(F.transform(kept, lambda p: F.struct(F.coalesce(p["name"], F.lit("")).alias("n"),
-                                                                F.coalesce(p["value"], F.lit("")).alias("v"))))
-    joined = F.array_join(F.transform(ordered, lambda s: F.concat(s["n"], F.lit(":"), s["v"])), ",")
-    case = F.md5(F.when(F.col("testCaseId").isNotNull() & (F.col("testCaseId") != ""), F.col("testCaseId"))
-                 .otherwise(F.col("fullName")))
-    return F.concat(case, F.lit("."), F.md5(joined))
+def allure_status():
+    """The status Allure shows an outcome as (fixtures.outcomes.ALLURE_STATUS), for the
+    history points of older runs; a skipped case is skipped."""
+    expr = F.lit("skipped")
+    for outcome, status in ALLURE_STATUS.items():
+        expr = F.when(F.col("outcome") == str(outcome), status).otherwise(expr)
+    return expr
 
 
 def shape_results(results: DataFrame, runs: DataFrame) -> DataFrame:
-    """One row per test result, with the rule, outcome class, broker and its run's start."""
-    status_outcome = (F.when(F.col("status") == "passed", str(Outcome.PASS))
-                      .when(F.col("status") == "failed", str(Outcome.FAIL))
-                      .when(F.col("status") == "broken", str(Outcome.ERROR)).otherwise(SKIPPED))
+    """One row per case record, with its broker and its run's start."""
     shaped = results.select(
-        "run_id", "uuid", F.md5("uuid").alias("report_id"), "name", F.col("fullName").alias("full_name"),
-        "status", F.col("statusDetails.message").alias("message"),
-        F.coalesce(label("rule"), F.regexp_extract(label("story"), r"^([A-Z]+-\d+)", 1)).alias("rule"),
-        F.coalesce(label("outcome"), status_outcome).alias("outcome"),
-        label("deviation").alias("deviation"),
-        label("broker_name").alias("label_broker"), label("broker_version").alias("label_version"),
-        allure_history_id().alias("history_id"),
-        F.col("start").alias("start_ms"), F.col("stop").alias("stop_ms"))
-    run_cols = runs.select("run_id", F.col("broker").alias("run_broker"),
-                           F.col("broker_version").alias("run_version"),
-                           F.to_timestamp("started_at").alias("run_started"))
-    joined = shaped.join(run_cols, "run_id", "inner")
-    return (joined
-            .withColumn("broker", F.coalesce("label_broker", "run_broker"))
-            .withColumn("broker_version", F.coalesce("label_version", "run_version"))
-            .withColumn("broker_key", F.concat_ws(" ", "broker", "broker_version"))
-            .withColumn("rule", F.when(F.col("rule") == "", None).otherwise(F.col("rule")))
-            .drop("label_broker", "label_version", "run_broker", "run_version"))
+        "run_id", "uuid", F.md5(F.col("allure")["uuid"]).alias("report_id"),
+        F.col("case").alias("name"), F.col("allure")["full_name"].alias("full_name"), allure_status().alias("status"),
+        F.col("evidence").alias("message"), F.when(F.col("rule") == "", None).otherwise(F.col("rule")).alias("rule"),
+        "outcome", "deviation", F.col("allure")["history_id"].alias("history_id"),
+        F.round(F.col("start") * 1000).cast("long").alias("start_ms"),
+        F.round(F.col("stop") * 1000).cast("long").alias("stop_ms"))
+    run_cols = runs.select("run_id", "broker", "broker_version", F.to_timestamp("started_at").alias("run_started"))
+    return (shaped.join(run_cols, "run_id", "inner")
+            .withColumn("broker_key", F.concat_ws(" ", "broker", "broker_version")))
 
 
 def _rank(col: str = "outcome"):

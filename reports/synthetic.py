@@ -1,6 +1,7 @@
-"""Synthetic runs at scale: folders shaped like what ci/suite stores (manifest.json,
-allure-results with labelled results, message-history.jsonl and history-check.json on
-fault tests), for the benchmark and the pipeline's own tests.
+"""Synthetic runs at scale: folders shaped like what ci/suite stores (manifest.json and
+results.jsonl, one case record a line, fixtures.outcomes.CaseResult, whose fault tests
+carry message-history.jsonl and history-check.json attachments), for the benchmark and
+the pipeline's own tests.
 
 python -m reports synthetic OUT [--runs N] [--rules N] [--cases N] [--fault-tests N]
                                 [--events N] [--seed N]
@@ -20,12 +21,11 @@ import uuid
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from fixtures.outcomes import ALLURE_STATUS
+from fixtures.outcomes import CaseResult, allure_history_id
 
 BROKERS = [("RabbitMQ", "3.10.8"), ("RabbitMQ", "4.1.0"), ("garagemq", "0.1"), ("LavinMQ", "2.3.0")]
 AREAS = ["ACK", "RQ", "RD", "QOS", "PC", "TX", "CON"]
 FAULTS = ["latency", "reset_peer", "bandwidth", "timeout", "broker_restart"]
-OUTCOME_STATUS = {str(outcome): status for outcome, status in ALLURE_STATUS.items()}
 
 
 def generate(out: Path, runs: int = 10, rules: int = 30, cases: int = 2, fault_tests: int = 3,
@@ -42,8 +42,8 @@ def generate(out: Path, runs: int = 10, rules: int = 30, cases: int = 2, fault_t
         broker, version = BROKERS[n % len(BROKERS)]
         began = start + timedelta(hours=n)
         run_id = f"{began:%Y%m%dT%H%M%SZ}-syn{n:05d}"
-        results_dir = out / run_id / "allure-results"
-        results_dir.mkdir(parents=True, exist_ok=True)
+        (out / run_id).mkdir(parents=True, exist_ok=True)
+        records: list[str] = []
         counts: dict[str, int] = {}
         clock_ms = int(began.timestamp() * 1000)
         for rule_id in rule_ids:
@@ -51,14 +51,14 @@ def generate(out: Path, runs: int = 10, rules: int = 30, cases: int = 2, fault_t
             for case in range(cases):
                 outcome = rng.choice(["pass", "fail"]) if kind == "flaky" else kind
                 counts[outcome] = counts.get(outcome, 0) + 1
-                _write_result(results_dir, rng, rule_id, case, outcome, broker, version, clock_ms)
+                records.append(_record(rng, rule_id, case, outcome, clock_ms))
                 clock_ms += 7
                 totals["results"] += 1
         for f in range(fault_tests):
             fault = FAULTS[(n + f) % len(FAULTS)]
             history, check = history_for(rng, fault, events, anomalies)
-            _write_result(results_dir, rng, f"FT-{f + 1:02d}", 0, "pass" if not _violations(check) else "fail",
-                          broker, version, clock_ms, fault=fault, history=history, check=check)
+            records.append(_record(rng, f"FT-{f + 1:02d}", 0, "pass" if not _violations(check) else "fail",
+                                   clock_ms, fault=fault, history=history, check=check))
             counts["pass" if not _violations(check) else "fail"] = counts.get(
                 "pass" if not _violations(check) else "fail", 0) + 1
             totals["results"] += 1
@@ -67,7 +67,9 @@ def generate(out: Path, runs: int = 10, rules: int = 30, cases: int = 2, fault_t
                     "broker_origin": "synthetic", "started_at": began.isoformat(timespec="milliseconds"),
                     "ended_at": (began + timedelta(minutes=3)).isoformat(timespec="milliseconds"),
                     "duration_s": 180.0, "exit_status": 1 if counts.get("fail") else 0, "outcomes": counts,
-                    "options": {"synthetic_seed": seed}, "allure_results": "allure-results", "junit": None}
+                    "options": {"synthetic_seed": seed}, "results": "results.jsonl", "allure_results": None,
+                    "junit": None}
+        (out / run_id / "results.jsonl").write_text("".join(records))
         (out / run_id / "manifest.json").write_text(json.dumps(manifest, indent=2))
         totals["runs"] += 1
     return totals
@@ -78,35 +80,31 @@ def _violations(check: dict) -> int:
                                        "double_resolutions", "watermark_violations"))
 
 
-def _write_result(results_dir: Path, rng: random.Random, rule_id: str, case: int, outcome: str, broker: str,
-                  version: str, clock_ms: int, fault: str | None = None, history: list[dict] | None = None,
-                  check: dict | None = None) -> None:
-    test_uuid = str(uuid.UUID(int=rng.getrandbits(128)))
+def _record(rng: random.Random, rule_id: str, case: int, outcome: str, clock_ms: int, fault: str | None = None,
+            history: list[dict] | None = None, check: dict | None = None) -> str:
+    """One case record as results.jsonl holds it, as if the Allure sink had written it too."""
     module = f"conformance.synthetic.test_{rule_id.lower().replace('-', '_')}"
-    result = {
-        "uuid": test_uuid, "name": f"test_{rule_id.lower()}[case{case}]", "fullName": f"{module}#test_rule",
-        "testCaseId": hashlib.md5(f"{module}#test_rule".encode()).hexdigest(),
-        "status": OUTCOME_STATUS[outcome], "start": clock_ms, "stop": clock_ms + rng.randint(1, 50),
-        "labels": [{"name": "rule", "value": rule_id}, {"name": "outcome", "value": outcome},
-                   {"name": "broker_name", "value": broker}, {"name": "broker_version", "value": version},
-                   {"name": "broker", "value": f"{broker} {version}"},
-                   {"name": "strength", "value": "MUST"}, {"name": "tag", "value": rule_id}],
-        "parameters": [{"name": "case", "value": repr(f"case{case}")}],
-    }
+    full_name = f"{module}#test_rule"
+    parameters = {"case": repr(f"case{case}")}
+    if fault is not None:
+        parameters["fault"] = repr(fault)
+    start = clock_ms / 1000
+    stop = start + rng.randint(1, 50) / 1000
+    result = CaseResult(
+        rule_id, f"{rule_id}[case{case}]", outcome, nodeid=f"{module.replace('.', '/')}.py::test_rule[case{case}]",
+        strength="must", parameters=parameters, start=start, stop=stop, duration=stop - start,
+        allure={"uuid": str(uuid.UUID(int=rng.getrandbits(128))), "full_name": full_name,
+                "history_id": allure_history_id(hashlib.md5(full_name.encode()).hexdigest(), full_name,
+                                                list(parameters.items()))})
     if outcome == "fail":
-        result["statusDetails"] = {"message": f"fixtures.verdicts.RuleViolation: {rule_id} broken\n"
-                                              f"  expected: the rule\n  actual:   not the rule"}
+        result.requirement, result.expected, result.actual = f"{rule_id} holds", "the rule", "not the rule"
+        result.evidence = f"RuleViolation: {rule_id} holds | expected: the rule | actual: not the rule"
     if outcome == "unsupported":
-        result["statusDetails"] = {"message": "Skipped: unsupported: the broker lacks it"}
+        result.evidence = "unsupported: the broker lacks it"
     if history is not None:
-        history_name, check_name = f"{uuid.UUID(int=rng.getrandbits(128))}-attachment.jsonl", \
-            f"{uuid.UUID(int=rng.getrandbits(128))}-attachment.json"
-        (results_dir / history_name).write_text("".join(json.dumps(e) + "\n" for e in history))
-        (results_dir / check_name).write_text(json.dumps(check))
-        result["attachments"] = [{"name": "message-history.jsonl", "source": history_name, "type": "application/x-ndjson"},
-                                 {"name": "history-check.json", "source": check_name, "type": "application/json"}]
-        result["parameters"].append({"name": "fault", "value": repr(fault)})
-    (results_dir / f"{test_uuid}-result.json").write_text(json.dumps(result))
+        result.attachments = {"message-history.jsonl": "".join(json.dumps(e) + "\n" for e in history),
+                              "history-check.json": json.dumps(check)}
+    return json.dumps(result.as_dict()) + "\n"
 
 
 def history_for(rng: random.Random, fault: str, events: int, anomalies: float = 0.2) -> tuple[list[dict], dict]:

@@ -90,6 +90,21 @@ def test_the_run_stores_its_manifest_without_credentials(built):
     assert "broker=garagemq" in (run_dir / "allure-results" / "environment.properties").read_text()
 
 
+def test_every_run_stores_one_record_per_case_whatever_the_workers(built):
+    """results.jsonl holds one record a case (the runs use xdist workers; the controller
+    writes), the same outcome JUnit shows, and the RD-02 failures' expected and actual."""
+    runs, _, _, _ = built
+    for run_id in (*RUNS, RABBITMQ_RUN):
+        records = [json.loads(line) for line in (runs / run_id / "results.jsonl").read_text().splitlines()]
+        shown = cases(runs / run_id)
+        assert len(records) == len(shown) == len({r["nodeid"] for r in records}), run_id
+        assert sorted(r["outcome"] for r in records) == sorted(c["outcome"] for c in shown), run_id
+    failed = [r for r in map(json.loads, (runs / RUNS[-1] / "results.jsonl").read_text().splitlines())
+              if r["rule"] == "RD-02"]
+    assert failed and all(r["outcome"] == "fail" and r["expected"] and r["actual"] for r in failed)
+    assert all(any(name.startswith("reproducer ") for name in r["attachments"]) for r in failed)
+
+
 def test_each_case_is_its_own_allure_test_with_the_same_key_in_every_run(built):
     runs, _, _, _ = built
     keys, history_ids = {}, {}

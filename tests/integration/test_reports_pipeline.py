@@ -11,6 +11,7 @@ import pytest
 from pyspark.sql import Row
 from pyspark.testing import assertDataFrameEqual
 
+from fixtures.outcomes import CaseResult, allure_history_id
 from reports import allure_report, landing, pipeline, site, synthetic
 from reports.build import build
 
@@ -30,31 +31,23 @@ def spark():
 
 # -- small runs, written the way ci/suite stores them -------------------------------------
 def make_run(root: Path, run_id: str, broker: str, version: str, started: str, cases: list[dict]) -> Path:
+    """A run folder as the run store writes it: results.jsonl (one case record a line,
+    fixtures.outcomes.CaseResult) and the manifest."""
     run = root / run_id
-    results = run / "allure-results"
-    results.mkdir(parents=True)
+    run.mkdir(parents=True)
+    lines = []
     for i, case in enumerate(cases):
-        uuid = f"{run_id}-{i}"
-        result = {"uuid": uuid, "name": case.get("name", f"test_{case['rule']}"),
-                  "fullName": f"conformance.x.test_{case['rule'].lower()}#test",
-                  "status": case.get("status", "passed"), "start": 1, "stop": 2,
-                  "labels": [{"name": "rule", "value": case["rule"]}, {"name": "outcome", "value": case["outcome"]},
-                             {"name": "broker_name", "value": broker}, {"name": "broker_version", "value": version}],
-                  "parameters": case.get("parameters", [])}
-        if case.get("testCaseId"):
-            result["testCaseId"] = case["testCaseId"]
-        if case.get("message"):
-            result["statusDetails"] = {"message": case["message"]}
-        attachments = []
-        for name, body in case.get("attachments", {}).items():
-            source = f"{uuid}-{len(attachments)}-attachment.txt"
-            (results / source).write_text(body)
-            attachments.append({"name": name, "source": source, "type": "text/plain"})
-        if attachments:
-            result["attachments"] = attachments
-        (results / f"{uuid}-result.json").write_text(json.dumps(result))
+        full_name = f"conformance.x.test_{case['rule'].lower()}#test"
+        parameters = case.get("parameters", {})
+        record = CaseResult(case["rule"], case.get("name", case["rule"]), case["outcome"], start=1.0, stop=2.0,
+                            evidence=case.get("message", ""), parameters=parameters,
+                            attachments=case.get("attachments", {}),
+                            allure={"uuid": f"{run_id}-{i}", "full_name": full_name,
+                                    "history_id": allure_history_id(None, full_name, list(parameters.items()))})
+        lines.append(json.dumps(record.as_dict()) + "\n")
+    (run / "results.jsonl").write_text("".join(lines))
     manifest = {"run_id": run_id, "broker": broker, "broker_version": version, "started_at": started,
-                "ended_at": started, "outcomes": {}, "allure_results": "allure-results"}
+                "ended_at": started, "outcomes": {}, "results": "results.jsonl"}
     (run / "manifest.json").write_text(json.dumps(manifest))
     return run
 
@@ -68,21 +61,21 @@ def load_shaped(spark, root: Path, tmp: Path, **kwargs):
 @pytest.fixture
 def three_rabbit_runs(tmp_path):
     root = tmp_path / "runs"
-    for n, (x_outcome, x_status) in enumerate([("pass", "passed"), ("fail", "failed"), ("pass", "passed")]):
+    for n, x_outcome in enumerate(["pass", "fail", "pass"]):
         make_run(root, f"r{n}", "RabbitMQ", "3.10.8", f"2026-11-0{n + 1}T10:00:00+00:00", [
-            {"rule": "ACK-03", "outcome": x_outcome, "status": x_status},
+            {"rule": "ACK-03", "outcome": x_outcome},
             {"rule": "PC-06", "outcome": "non-strict", "name": "a"},
             {"rule": "PC-06", "outcome": "pass", "name": "b"},
-            {"rule": "CON-10", "outcome": "unsupported", "status": "skipped", "name": "per-queue"},
+            {"rule": "CON-10", "outcome": "unsupported", "name": "per-queue"},
             {"rule": "CON-10", "outcome": "pass", "name": "global"},
         ])
     make_run(root, "g0", "garagemq", "0.1", "2026-11-02T10:00:00+00:00", [
-        {"rule": "ACK-03", "outcome": "fail", "status": "failed", "message": "expected: x\nactual: y"},
-        {"rule": "TX-01", "outcome": "unsupported", "status": "skipped"},
-        {"rule": "CON-10", "outcome": "error", "status": "broken", "name": "a"},
+        {"rule": "ACK-03", "outcome": "fail", "message": "expected: x\nactual: y"},
+        {"rule": "TX-01", "outcome": "unsupported"},
+        {"rule": "CON-10", "outcome": "error", "name": "a"},
         {"rule": "CON-10", "outcome": "pass", "name": "b"},
         {"rule": "QOS-01", "outcome": "info", "name": "a"},
-        {"rule": "QOS-01", "outcome": "unsupported", "status": "skipped", "name": "b"},
+        {"rule": "QOS-01", "outcome": "unsupported", "name": "b"},
     ])
     return root
 
@@ -141,7 +134,7 @@ def test_safety_and_confirm_latency_from_a_fault_history(spark, tmp_path):
              "detection_latency_s": 0.4}
     root = tmp_path / "runs"
     make_run(root, "f0", "RabbitMQ", "3.10.8", "2026-11-01T10:00:00+00:00", [
-        {"rule": "FLT-01", "outcome": "fail", "status": "failed", "attachments": {
+        {"rule": "FLT-01", "outcome": "fail", "attachments": {
             "message-history.jsonl": "".join(json.dumps(e) + "\n" for e in history),
             "history-check.json": json.dumps(check)}}])
     landed, tables, shaped = load_shaped(spark, root, tmp_path)
@@ -160,34 +153,44 @@ def test_safety_and_confirm_latency_from_a_fault_history(spark, tmp_path):
 
 
 def test_history_id_is_the_key_allure_uses(spark, tmp_path):
+    """The key a record carries (the Allure sink's, fixtures.outcomes.allure_history_id) is
+    Allure 3's key of the result file it wrote (reports.allure_report.history_id), and the
+    pipeline takes it from the record as it is."""
     params = [{"name": "method", "value": "'nack'"}, {"name": "lose", "value": "'lose_cleanly'"},
               {"name": "reply", "value": "'channel.close 406'", "excluded": True}]
+    result_file = {"uuid": "u1", "fullName": "conformance.x#test", "testCaseId": "4376841140f780e4",
+                   "parameters": params}
+    kept = [(p["name"], p["value"]) for p in params if not p.get("excluded")]
+    assert allure_history_id("4376841140f780e4", "conformance.x#test", kept) == allure_report.history_id(result_file)
+    assert allure_history_id(None, "conformance.x#test", []) == allure_report.history_id(
+        {"uuid": "u2", "fullName": "conformance.x#test"})
     root = tmp_path / "runs"
     run = make_run(root, "h0", "RabbitMQ", "3.10.8", "2026-11-01T10:00:00+00:00",
-                   [{"rule": "ACK-03", "outcome": "pass", "parameters": params, "testCaseId": "4376841140f780e4"},
+                   [{"rule": "ACK-03", "outcome": "pass", "parameters": dict(kept)},
                     {"rule": "ACK-04", "outcome": "pass"}])
     _, _, shaped = load_shaped(spark, root, tmp_path)
-    expected = [Row(uuid=json.loads(p.read_text())["uuid"], history_id=allure_report.history_id(json.loads(p.read_text())))
-                for p in (run / "allure-results").glob("*-result.json")]
+    expected = [Row(uuid=r["allure"]["uuid"], history_id=r["allure"]["history_id"])
+                for r in map(json.loads, (run / "results.jsonl").read_text().splitlines())]
     assertDataFrameEqual(shaped.select("uuid", "history_id"), expected)
 
 
 def test_bad_input_is_named_and_skipped_and_nothing_else_is_lost(spark, three_rabbit_runs, tmp_path):
     root = three_rabbit_runs
     half = root / "half-written"
-    (half / "allure-results").mkdir(parents=True)
-    (half / "allure-results" / "x-result.json").write_text('{"uuid": "x"}')
+    half.mkdir(parents=True)
+    (half / "results.jsonl").write_text('{"rule": "ACK-03", "outcome": "pass"}\n')
     corrupt = make_run(root, "corrupt-manifest", "RabbitMQ", "3.10.8", "2026-11-05T10:00:00+00:00",
                        [{"rule": "ACK-03", "outcome": "pass"}])
     (corrupt / "manifest.json").write_text('{"run_id": "corrupt-manifest", "broker": ')
     make_run(root, "mystery", "MysteryMQ", "9.9", "2026-11-05T10:00:00+00:00", [{"rule": "ACK-03", "outcome": "pass"}])
     stopped = make_run(root, "stopped", "RabbitMQ", "3.10.8", "2026-11-07T10:00:00+00:00",
-                       [{"rule": "ACK-03", "outcome": "fail", "status": "failed"}])
+                       [{"rule": "ACK-03", "outcome": "fail"}])
     manifest = json.loads((stopped / "manifest.json").read_text())
     manifest.update(interrupted="SIGTERM", exit_status=143, outcomes={"fail": 1})
     (stopped / "manifest.json").write_text(json.dumps(manifest))
-    bad_file = next((root / "r1" / "allure-results").glob("*-result.json"))
-    bad_file.write_text('{"uuid": "truncated", "name": ')
+    bad_file = root / "r1" / "results.jsonl"
+    records = bad_file.read_text().splitlines()
+    bad_file.write_text("\n".join(['{"rule": "ACK-03", "outcome": ', *records[1:]]) + "\n")
     history_run = make_run(root, "hist", "garagemq", "0.1", "2026-11-06T10:00:00+00:00", [
         {"rule": "FLT-01", "outcome": "pass", "attachments": {
             "message-history.jsonl": '{"t": 1.0, "kind": "publish", "seq": 1}\n{"t": 1.1, "kind": "conf\n'}}])
@@ -196,7 +199,7 @@ def test_bad_input_is_named_and_skipped_and_nothing_else_is_lost(spark, three_ra
     assert "half-written: no manifest.json" in problems and str(half) in problems
     assert f"{corrupt / 'manifest.json'}: skipped the run, corrupt JSON" in problems
     assert "unknown broker 'MysteryMQ'" in problems
-    assert f"{bad_file}: skipped, corrupt JSON" in problems
+    assert f"{bad_file}:1: skipped, corrupt JSON" in problems
     assert f"{history_run.name}" in problems and ":2: skipped a corrupt history line" in problems
     assert f"{stopped}: interrupted by SIGTERM after 1 cases (exit status 143): not counted" in problems
     assert len(landed.problems) == 6

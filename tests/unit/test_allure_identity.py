@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fixtures.run_store import case_history_id
-from fixtures.verdict import stable_value
+from fixtures.allure_sink import case_history_id
+from fixtures.allure_sink import stable_value
 
 
 def lose_cleanly():

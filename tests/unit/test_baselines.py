@@ -84,15 +84,18 @@ def test_two_cases_of_one_rule_need_labels_to_have_keys_of_their_own(tmp_path):
 
 
 def test_a_deviation_is_decided_in_one_place_and_the_run_only_counts_it(tmp_path):
-    """fixtures.verdict classifies each case once, into its CaseResult; nothing else calls
-    classify, and the baseline run records the result's deviation as it stands."""
+    """fixtures.judge classifies each case once, into its CaseResult (fixtures.verdict calls
+    it); nothing else calls either classify, and the baseline run records the result's
+    deviation as it stands."""
     from fixtures.baselines import BaselineRun
     from fixtures.outcomes import CaseResult
     from tests.suite_runs import REPO
 
     callers = sorted(str(p.relative_to(REPO)) for folder in ("fixtures", "toxiproxy", "reports")
                      for p in (REPO / folder).rglob("*.py") if "classify(" in p.read_text())
-    assert callers == ["fixtures/baselines.py", "fixtures/verdict.py"], callers
+    assert callers == ["fixtures/baselines.py", "fixtures/judge.py", "fixtures/verdict.py"], callers
+    importers = [path for path in callers if "classify as " in (REPO / path).read_text()]
+    assert importers == ["fixtures/judge.py"], importers  # the baselines' classify: the judge alone
     (tmp_path / "b.toml").write_text('[cases."RD-01[classic]"]\noutcome = "fail"\nreason = "r"\nreference = "x"\n')
     run = BaselineRun(str(tmp_path / "b.toml"), writing=False)
     run.record(CaseResult("RD-01", "RD-01[classic]", "fail", baseline="fail", deviation=KNOWN))

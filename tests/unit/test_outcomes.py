@@ -23,7 +23,8 @@ def test_a_case_result_crosses_to_the_controller_as_plain_data():
     result = CaseResult("ACK-04", "ACK-04/late[a]", Outcome.NON_STRICT,
                         observations={"reply": "channel.close 406"}, non_strict=["text differs"], evidence="why")
     data = result.as_dict()
-    assert all(v is None or type(v) in (str, dict, list) for v in data.values())  # what execnet can send
+    assert all(v is None or type(v) in (str, dict, list, float) for v in data.values())  # what execnet can send
+    assert json.loads(json.dumps(data)) == data  # and what results.jsonl holds
     assert type(data["outcome"]) is str
 
     class Report:
@@ -55,7 +56,8 @@ def test_a_connection_the_broker_dropped_is_a_failure_unless_the_test_injected_a
 
     from fixtures import verdicts
     from fixtures.rules import Rule, Strength
-    from fixtures.verdict import _outcome
+    from fixtures.judge import Case
+    from fixtures.judge import outcome_of as judged
     from fixtures.wire import ConnectionLost, NoReply
 
     class Item:
@@ -73,7 +75,7 @@ def test_a_connection_the_broker_dropped_is_a_failure_unless_the_test_injected_a
             call = SimpleNamespace(excinfo=pytest.ExceptionInfo.from_current())
         record = verdicts.TestRecord()
         rule = Rule("QOS-10", "statement", Strength.SHOULD, "guide", "section")
-        return _outcome(report, call, rule, record, Item(*markers)), record.steps
+        return judged(Case(Item(*markers), call, report, rule, record)), record.steps
 
     outcome, steps = outcome_of(ConnectionLost("connection lost while waiting for the reply to Channel.Open"))
     assert outcome is Outcome.FAIL and "ended the TCP connection" in steps[-1] and "Channel.Open" in steps[-1]
@@ -88,7 +90,8 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
 
     from fixtures import verdicts
     from fixtures.rules import Rule, Strength
-    from fixtures.verdict import _outcome
+    from fixtures.judge import Case
+    from fixtures.judge import outcome_of as judged
     from fixtures.wire import Reply
 
     class Item:
@@ -103,7 +106,7 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
         record.connections.append(SimpleNamespace(closed_by_broker=closed, dropped_by_broker=dropped))
         passed = SimpleNamespace(skipped=False, failed=False, when="call")
         rule = Rule("RD-07", "statement", Strength.INFO, "guide", "section")
-        return _outcome(passed, SimpleNamespace(excinfo=None), rule, record, Item(*markers)), record
+        return judged(Case(Item(*markers), SimpleNamespace(excinfo=None), passed, rule, record)), record
 
     crashed = Reply("connection", 541, "INTERNAL_ERROR", 60, 110)
     outcome, record = outcome_of(closed=crashed)
@@ -119,4 +122,44 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
     record.connections.append(SimpleNamespace(closed_by_broker=crashed, dropped_by_broker=False))
     skipped = SimpleNamespace(skipped=True, failed=False, when="call", longrepr=("f", 1, "unsupported: no recover"))
     rule = Rule("RD-06", "statement", Strength.MUST, "guide", "section")
-    assert _outcome(skipped, SimpleNamespace(excinfo=None), rule, record, Item()) is Outcome.FAIL
+    assert judged(Case(Item(), SimpleNamespace(excinfo=None), skipped, rule, record)) is Outcome.FAIL
+
+
+def test_the_verdicts_carry_fields_and_unsupported_is_a_type_not_a_text():
+    import pickle
+    from types import SimpleNamespace
+
+    import pytest
+
+    from fixtures import verdicts
+    from fixtures.rules import Rule, Strength
+    from fixtures.judge import Case
+    from fixtures.judge import outcome_of as judged
+
+    broken = verdicts.violation("acking twice closes the channel", "channel.close 406", "channel open")
+    assert (broken.requirement, broken.expected, broken.actual) == (
+        "acking twice closes the channel", "channel.close 406", "channel open")
+    assert "expected: channel.close 406" in str(broken)  # the terminal still shows them
+    again = pickle.loads(pickle.dumps(broken))
+    assert (again.expected, again.actual, str(again)) == (broken.expected, broken.actual, str(broken))
+    finding = verdicts.NonStrict("reply text differs", expected="'x'", actual="'y'")
+    assert finding == "reply text differs" and type(str(finding)) is str and finding.actual == "'y'"
+
+    def outcome_of(exception):
+        try:
+            raise exception
+        except BaseException:  # noqa: BLE001 - a skip is a BaseException
+            call = SimpleNamespace(excinfo=pytest.ExceptionInfo.from_current())
+        report = SimpleNamespace(skipped=True, failed=False, when="call", longrepr=("f", 1, "Skipped: whatever"))
+        rule = Rule("RD-06", "statement", Strength.MUST, "guide", "section")
+        return judged(Case(SimpleNamespace(get_closest_marker=lambda _: None), call, report, rule,
+                               verdicts.TestRecord()))
+
+    assert outcome_of(verdicts.Unsupported("no basic.recover", "540 NOT_IMPLEMENTED")) is Outcome.UNSUPPORTED
+    # the words alone decide nothing: a plain skip saying "unsupported:" is a skip
+    assert outcome_of(pytest.skip.Exception("unsupported: no basic.recover")) == "skipped"
+    try:
+        verdicts.unsupported("no recover", "540")
+    except verdicts.Unsupported:
+        shown = pytest.ExceptionInfo.from_current().exconly(tryshort=True)
+    assert shown == "Skipped: unsupported: no recover [540]"  # reads as any skip in the terminal

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import os
 from pathlib import Path
 
 import pytest
 
-from fixtures import verdicts
+from fixtures import judge, verdicts
 from fixtures.history import History, check_history
+from fixtures.outcomes import CHECK_ATTACHMENT, HISTORY_ATTACHMENT
 from fixtures.wire import ConnectFailed
 from fixtures.rules import CONFORMANCE_DIR, rule_of
 from fixtures.session_state import STATE
@@ -32,6 +34,7 @@ from .server import ToxiproxyServer, ToxiproxyUnavailable, find_binary
 
 HISTORY = pytest.StashKey[History]()
 PROFILE_MARKER = "fault_profile"
+NEEDS_TOXIPROXY = "needs_toxiproxy"  # a report attribute: it crosses from an xdist worker
 
 
 class _ServerState:
@@ -57,6 +60,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", f"{PROFILE_MARKER}(name): an FLT-05 copy run through a network profile")
+    judge.add_reading("a handshake that fails through a fault", judge.Reading(
+        ConnectFailed, _handshake_through_the_link, by_case_strength=False))
     workerinput = getattr(config, "workerinput", None)
     if workerinput is not None:
         SERVER.url = workerinput.get("toxiproxy_url")
@@ -97,10 +102,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         SERVER.owned = None
 
 
+class ToxiproxyMissing(verdicts.Unsupported):
+    """A fault test is unsupported because no Toxiproxy server is there: the type the
+    summary's note is decided by (never the skip's text)."""
+
+
 def pytest_runtest_logreport(report) -> None:
     # Under xdist the fault tests run in the workers; the controller, which prints the
-    # summary, learns from their reports that one wanted a server.
-    if report.skipped and "needs Toxiproxy" in str(report.longrepr):
+    # summary, learns from their reports (NEEDS_TOXIPROXY, set where the test ran) that
+    # one wanted a server.
+    if getattr(report, NEEDS_TOXIPROXY, False):
         SERVER.needed = True
 
 
@@ -117,7 +128,7 @@ def toxiproxy_api(request: pytest.FixtureRequest) -> ToxiproxyAPI:
         return ToxiproxyAPI(_server_url(request.config))
     except ToxiproxyUnavailable as problem:
         SERVER.needed = True
-        verdicts.unsupported("fault injection needs Toxiproxy", str(problem))
+        raise ToxiproxyMissing("fault injection needs Toxiproxy", str(problem)) from None
 
 
 @pytest.fixture
@@ -210,6 +221,9 @@ def _copy_through(item: pytest.Function, profile: str) -> pytest.Function:
                                   originalname=item.originalname)
     copy.own_markers = [*item.own_markers]
     copy.add_marker(pytest.mark.fault_profile(profile))
+    # The profile is one of the copy's parameters (its record's, its Allure result's):
+    # without it the four copies and their base case would share one history key.
+    copy.add_marker(pytest.mark.case_parameter("fault profile", profile))
     copy.add_marker(pytest.mark.fault)
     copy.extra_keyword_matches.update({RULE_FLT_05.id, RULE_FLT_05.keyword, profile, "fault"})
     copy.user_properties.append(("fault_rule", RULE_FLT_05.id))
@@ -219,40 +233,23 @@ def _copy_through(item: pytest.Function, profile: str) -> pytest.Function:
     return copy
 
 
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_runtest_call(item: pytest.Item):
-    """In an FLT-05 copy, a broker that cannot even complete the handshake through the
-    profile breaks FLT-05 (TCP is a byte stream: a protocol header or frame split in
-    pieces is still the same bytes); it is a failure of the rule, not of the run."""
+def _handshake_through_the_link(item: pytest.Item, declared, failed: BaseException) -> None:
+    """The judge's reading of a handshake that fails (fixtures.judge.READINGS). In an
+    FLT-05 copy, a broker that cannot even complete the handshake through the profile
+    breaks FLT-05 (TCP is a byte stream: a protocol header or frame split in pieces is
+    still the same bytes); it is a failure of that rule, not of the run, whatever the
+    strength of the copied one."""
     marker = item.get_closest_marker(PROFILE_MARKER)
-    try:
-        return (yield)
-    except ConnectFailed as failed:
-        if marker is not None:
-            raise verdicts.violation(f"{RULE_FLT_05.id}: the broker works through the {marker.args[0]} profile",
-                                     "the AMQP handshake completes", str(failed)) from None
-        # A fault test whose connection through its applied link cannot even complete
-        # the handshake: the same byte stream as without the fault, so the same verdict.
-        injector = item.funcargs.get("faults") if hasattr(item, "funcargs") else None
-        applied = injector.applied if isinstance(injector, FaultInjector) else []
-        if not applied:
-            raise
+    if marker is not None:
+        raise verdicts.violation(f"{RULE_FLT_05.id}: the broker works through the {marker.args[0]} profile",
+                                 "the AMQP handshake completes", str(failed)) from None
+    # A fault test whose connection through its applied link cannot even complete the
+    # handshake: the same byte stream as without the fault, so the same verdict.
+    injector = item.funcargs.get("faults") if hasattr(item, "funcargs") else None
+    applied = injector.applied if isinstance(injector, FaultInjector) else []
+    if applied:
         raise verdicts.violation(f"the broker completes the AMQP handshake through the link ({', '.join(applied)})",
                                  "connection.open-ok", str(failed)) from None
-
-
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    """An FLT-05 copy's profile is one of its parameters in Allure: without it the four
-    copies and their base case would share one history key (shown as one test, retried)."""
-    marker = item.get_closest_marker(PROFILE_MARKER)
-    if marker is None:
-        return
-    try:
-        import allure
-
-        allure.dynamic.parameter("fault profile", marker.args[0])
-    except Exception:  # noqa: BLE001 - reporting must never change a verdict
-        pass
 
 
 def _empty_callspec(suffix: str):
@@ -261,10 +258,15 @@ def _empty_callspec(suffix: str):
     return CallSpec(_idlist=[suffix])
 
 
-# -- the history in the report -----------------------------------------------------------------
+# -- the history in the case's record ----------------------------------------------------------
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call):
+    """The message history and its check go into the test's record (attachments and
+    observations), before the judge (fixtures.verdict, an outer wrapper) builds the case's
+    record from it; its sinks write them to JUnit and Allure."""
     report = yield
+    if call.excinfo is not None and call.excinfo.errisinstance(ToxiproxyMissing):
+        setattr(report, NEEDS_TOXIPROXY, True)
     recorded = item.stash.get(HISTORY, None)
     if recorded is None or report.when != "call":
         return report
@@ -273,19 +275,12 @@ def pytest_runtest_makereport(item: pytest.Item, call):
                                             queue_type=recorded.queue_type)
     verdict = recorded.last_check
     if verdict is not None:
-        item.user_properties.append(("history_fault", verdict.fault))
-        item.user_properties.extend(verdict.junit_properties())
-    try:
-        import allure
-
-        allure.attach(recorded.jsonl(), "message-history.jsonl", "application/x-ndjson", "jsonl")
-        if verdict is not None:
-            import json
-
-            allure.attach(json.dumps(verdict.to_json(), indent=1), "history-check.json",
-                          allure.attachment_type.JSON)
-    except Exception:  # noqa: BLE001 - reporting must never change a verdict
-        pass
+        verdicts.observe("history_fault", verdict.fault)
+        for name, value in verdict.junit_properties():
+            verdicts.observe(name, value)
+    verdicts.attach(HISTORY_ATTACHMENT, recorded.jsonl(), terminal=False)
+    if verdict is not None:
+        verdicts.attach(CHECK_ATTACHMENT, json.dumps(verdict.to_json(), indent=1), terminal=False)
     if report.failed:
         report.sections.append(("message history (JSON Lines)", recorded.jsonl()[-20000:]))
     return report
