@@ -1,4 +1,4 @@
-"""python -m reports build [PATH ...] | diff A B [--site DIR] | synthetic OUT [--runs N ...] | bench"""
+"""python -m amqp_conformance.reports build [PATH ...] | diff A B [--site DIR] | synthetic OUT [--runs N ...] | bench"""
 
 import sys
 

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from fixtures.outcomes import CATEGORIES, allure2_categories, allure_history_id
+from amqp_conformance.fixtures.core.outcomes import CATEGORIES, allure2_categories, allure_history_id
 
 HERE = Path(__file__).resolve().parent
 VERSION = (HERE / "allure_version").read_text().strip()
@@ -82,7 +82,7 @@ def write_config(report_dir: Path, broker_keys: dict[str, tuple[str, str]], hist
             f"labels.some(l => l.name === 'broker_version' && l.value === {json.dumps(version)}) }}")
     env_js = ",\n    ".join(f"{json.dumps(k)}: {v}" for k, v in environments.items())
     config = report_dir.parent / "allurerc.mjs"
-    config.write_text(f"""// written by `python -m reports build`; regenerated on every build
+    config.write_text(f"""// written by `python -m amqp_conformance.reports build`; regenerated on every build
 export default {{
   name: {json.dumps(name)},
   output: {json.dumps(str(report_dir))},
@@ -121,7 +121,7 @@ def generate(staged: Path, report_dir: Path, broker_keys: dict[str, tuple[str, s
 
 
 def history_id(result: dict) -> str:
-    """Allure 3's history key of one result file (fixtures.outcomes.allure_history_id):
+    """Allure 3's history key of one result file (amqp_conformance.fixtures.core.outcomes.allure_history_id):
     what the tests compare the key a case's record carries with."""
     return allure_history_id(result.get("testCaseId"), result.get("fullName"),
                              [(p.get("name"), p.get("value")) for p in result.get("parameters") or []

@@ -1,5 +1,5 @@
 """Benchmark (not a test): the pipeline's throughput in events per second at 1x, 4x and 16x
-data. python -m reports bench [--base-runs N] [--events N] [--scales 1,4,16] [--master URL]
+data. python -m amqp_conformance.reports bench [--base-runs N] [--events N] [--scales 1,4,16] [--master URL]
 
 Synthetic runs are generated per scale (scale x base runs; every run has the same shape),
 then `build` runs on one shared SparkSession; a discarded warm-up build on 1x data comes
@@ -21,7 +21,7 @@ from .build import build
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports bench")
+    parser = argparse.ArgumentParser(prog="python -m amqp_conformance.reports bench")
     parser.add_argument("--base-runs", type=int, default=8)
     parser.add_argument("--events", type=int, default=4000, help="events per fault-test history")
     parser.add_argument("--scales", default="1,4,16")

@@ -1,4 +1,4 @@
-"""`python -m reports build [PATH ...]`: every stored run -> Parquet tables, the matrix
+"""`python -m amqp_conformance.reports build [PATH ...]`: every stored run -> Parquet tables, the matrix
 page and the Allure report under reports/site/.
 
   PATH            run folders, or folders of run folders (default: reports/runs)
@@ -29,7 +29,7 @@ HISTORY_RUNS = 20  # older runs per broker version kept as Allure history points
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports build", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m amqp_conformance.reports build", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="*", type=Path)
     parser.add_argument("--out", type=Path, default=HERE / "site")

@@ -1,17 +1,17 @@
 """A rule's cell: one outcome for a rule from the outcomes of its cases, the mix behind
 it, and the rules whose outcome differs between two brokers. The matrix page, matrix.md,
-the pass rate over runs (reports.pipeline, as a Spark expression built from the same
-table) and `python -m reports diff` all read this module; nothing else decides.
+the pass rate over runs (amqp_conformance.reports.pipeline, as a Spark expression built from the same
+table) and `python -m amqp_conformance.reports diff` all read this module; nothing else decides.
 
 The first group any case of the rule is in decides, and the group's first outcome names
 it: a failed or errored case makes the rule fail; a SHOULD broken makes it non-strict;
 then a pass (one passing way of a rule is a checked rule, whatever its other ways could
 not run), an informational figure, and only when no case could run at all, unsupported.
 
-    python -m reports diff A B [--site DIR]
+    python -m amqp_conformance.reports diff A B [--site DIR]
 
 prints the rules whose outcome differs between broker versions A and B of a built site
-(`python -m reports build` writes its matrix.csv), each with the case that decided each
+(`python -m amqp_conformance.reports build` writes its matrix.csv), each with the case that decided each
 side; A and B are broker versions as the matrix names them ("RabbitMQ 3.10.8"), or any
 unambiguous part of one ("3.10").
 """
@@ -25,7 +25,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from fixtures.outcomes import SKIPPED, Outcome
+from amqp_conformance.fixtures.core.outcomes import SKIPPED, Outcome
 
 PRECEDENCE: tuple[tuple[str, ...], ...] = (
     (Outcome.FAIL, Outcome.ERROR), (Outcome.NON_STRICT,), (Outcome.PASS,), (Outcome.INFO,),
@@ -94,7 +94,7 @@ def broker_named(brokers: list[str], wanted: str) -> str:
 
 
 def read_matrix(site: Path) -> list[dict]:
-    """The matrix rows `python -m reports build` wrote to matrix.csv (lists as JSON)."""
+    """The matrix rows `python -m amqp_conformance.reports build` wrote to matrix.csv (lists as JSON)."""
     rows = []
     with open(site / "matrix.csv", newline="") as f:
         for row in csv.DictReader(f):
@@ -111,14 +111,14 @@ def case_text(row: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports diff", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m amqp_conformance.reports diff", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("a")
     parser.add_argument("b")
     parser.add_argument("--site", type=Path, default=Path(__file__).resolve().parent / "site")
     args = parser.parse_args(argv)
     if not (args.site / "matrix.csv").exists():
-        print(f"[reports] no matrix in {args.site}: run python -m reports build first", file=sys.stderr)
+        print(f"[reports] no matrix in {args.site}: run python -m amqp_conformance.reports build first", file=sys.stderr)
         return 2
     matrix = read_matrix(args.site)
     brokers = sorted({row["broker_key"] for row in matrix})

@@ -1,4 +1,4 @@
-"""Per-case flips over stored runs: `python -m reports.flips RUN_DIR...` reads each run's
+"""Per-case flips over stored runs: `python -m amqp_conformance.reports.flips RUN_DIR...` reads each run's
 results.jsonl (the outcome of every case's record) and prints, for each case whose outcome
 was not the same in every run, its outcomes in run order and how often it changed.
 ci/suite --repeat N prints this after its N runs."""
@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from fixtures.outcomes import RESULTS_FILE
+from amqp_conformance.fixtures.core.outcomes import RESULTS_FILE
 
 
 def outcomes(run: Path) -> dict[str, str]:

@@ -1,7 +1,7 @@
 """Landing: read stored run folders as they are and turn them into a few JSON Lines files
 that Spark then loads with explicit schemas.
 
-A run folder holds results.jsonl, one record per case (fixtures.outcomes.CaseResult,
+A run folder holds results.jsonl, one record per case (amqp_conformance.fixtures.core.outcomes.CaseResult,
 written whole by the run store): this step re-serialises each record as one flat row
 with the run id, and lands the message histories, history checks and PERF figures the
 records carry as attachments. It never reads the Allure results (a sink for people; the
@@ -20,12 +20,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fixtures.outcomes import CHECK_ATTACHMENT, HISTORY_ATTACHMENT, RESULTS_FILE
+from amqp_conformance.fixtures.core.outcomes import CHECK_ATTACHMENT, HISTORY_ATTACHMENT, RESULTS_FILE
 
 MANIFEST = "manifest.json"
-PERF = "perf-figures.json"  # a PERF rule's figures (fixtures.perf.FIGURES_ATTACHMENT)
+PERF = "perf-figures.json"  # a PERF rule's figures (amqp_conformance.fixtures.vocabulary.perf.FIGURES_ATTACHMENT)
 # Broker products the matrix knows. A run of anything else is skipped (by name) unless
-# `python -m reports build --known-broker NAME` adds it: a typo in a broker name must not
+# `python -m amqp_conformance.reports build --known-broker NAME` adds it: a typo in a broker name must not
 # open a new column silently.
 KNOWN_BROKERS = {"rabbitmq", "garagemq", "lavinmq", "activemq", "qpid", "solace"}
 REQUIRED = ("run_id", "broker", "broker_version", "started_at")
@@ -136,7 +136,7 @@ def _manifest(run_dir: Path, known: set[str], problems: list[str]) -> dict | Non
         missing = [k for k in REQUIRED if not (isinstance(manifest, dict) and manifest.get(k))]
         problems.append(f"{path}: skipped the run, manifest lacks {', '.join(missing)}")
         return None
-    if manifest.get("interrupted"):  # fixtures.interruption: stored, but never a complete run
+    if manifest.get("interrupted"):  # amqp_conformance.fixtures.plugin.interruption: stored, but never a complete run
         counted = sum((manifest.get("outcomes") or {}).values())
         problems.append(f"{run_dir}: interrupted by {manifest['interrupted']} after {counted} cases "
                         f"(exit status {manifest.get('exit_status')}): not counted, an interrupted run is never complete")

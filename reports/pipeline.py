@@ -6,7 +6,7 @@ flaky rules (mixed outcomes for one broker and rule), safety findings (from the 
 tests' history checks, by broker and fault), confirm latency percentiles by fault
 (from the message histories), the PERF figures with their trend across runs and the
 ratio of the suite's instruments to PerfTest, and the Allure history points of older runs.
-Every case comes from its record (results.jsonl, fixtures.outcomes.CaseResult): rule,
+Every case comes from its record (results.jsonl, amqp_conformance.fixtures.core.outcomes.CaseResult): rule,
 outcome, deviation and the key Allure gave it are fields, never read back out of Allure.
 Only the DataFrame API is used, so the same code runs on local[*], a cluster master
 or Spark Connect.
@@ -22,7 +22,7 @@ from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from fixtures.outcomes import ALLURE_STATUS, PASSING, CaseResult
+from amqp_conformance.fixtures.core.outcomes import ALLURE_STATUS, PASSING, CaseResult
 
 from . import cells
 
@@ -52,14 +52,14 @@ def spark_session(master: str = "local[*]", app: str = "amqp-conformance-reports
 
 # -- schemas: explicit, nothing is inferred ----------------------------------------------
 TEXT = T.StringType()
-# A record's field as Spark reads it, by its annotation in fixtures.outcomes.CaseResult.
+# A record's field as Spark reads it, by its annotation in amqp_conformance.fixtures.core.outcomes.CaseResult.
 _SPARK_TYPES = {"str": TEXT, "str | None": TEXT, "float": T.DoubleType(),
                 "list[str]": T.ArrayType(TEXT), "dict[str, str]": T.MapType(TEXT, TEXT),
                 "dict[str, float]": T.MapType(TEXT, T.DoubleType())}
 
 
 def record_schema() -> T.StructType:
-    """The results table's schema: every field of the case record (fixtures.outcomes.
+    """The results table's schema: every field of the case record (amqp_conformance.fixtures.core.outcomes.
     CaseResult) but its attachments (landed apart), then the run, the line and the key
     landing adds. A field added to the record arrives here with nothing else to edit."""
     kept = [f for f in fields(CaseResult) if f.name != "attachments"]
@@ -125,7 +125,7 @@ def load(spark: SparkSession, staging: Path) -> dict[str, DataFrame]:
 
 
 def allure_status():
-    """The status Allure shows an outcome as (fixtures.outcomes.ALLURE_STATUS), for the
+    """The status Allure shows an outcome as (amqp_conformance.fixtures.core.outcomes.ALLURE_STATUS), for the
     history points of older runs; a skipped case is skipped."""
     expr = F.lit("skipped")
     for outcome, status in ALLURE_STATUS.items():
@@ -148,7 +148,7 @@ def shape_results(results: DataFrame, runs: DataFrame) -> DataFrame:
 
 
 def _rank(col: str = "outcome"):
-    """reports.cells.rank as a column expression."""
+    """amqp_conformance.reports.cells.rank as a column expression."""
     expr = F.lit(cells.UNKNOWN_RANK)
     for outcome, rank in cells.RANK.items():
         expr = F.when(F.col(col) == outcome, rank).otherwise(expr)
@@ -156,7 +156,7 @@ def _rank(col: str = "outcome"):
 
 
 def rule_runs(shaped: DataFrame) -> DataFrame:
-    """One row per (broker, rule, run): the rule's outcome from its cases' (reports.cells),
+    """One row per (broker, rule, run): the rule's outcome from its cases' (amqp_conformance.reports.cells),
     the case that decided it (its report id is the cell's link), and every case of the
     rule with its outcome and report id."""
     ranked = shaped.where(F.col("rule").isNotNull()).withColumn("rank", _rank())
@@ -178,7 +178,7 @@ def rule_runs(shaped: DataFrame) -> DataFrame:
 
 def matrix(per_run: DataFrame) -> DataFrame:
     """broker x rule: the latest outcome and the pass rate over all runs, both of the rule's
-    outcome (reports.cells; pass and info count as passing, non-strict does not)."""
+    outcome (amqp_conformance.reports.cells; pass and info count as passing, non-strict does not)."""
     w = Window.partitionBy("broker_key", "rule").orderBy(F.col("run_started").desc(), F.col("run_id").desc())
     latest = (per_run.withColumn("n", F.row_number().over(w)).where("n = 1")
               .select("broker_key", "rule", F.col("outcome").alias("latest_outcome"),

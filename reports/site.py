@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from datetime import datetime, timezone
 
-from fixtures.outcomes import SKIPPED, Outcome
+from amqp_conformance.fixtures.core.outcomes import SKIPPED, Outcome
 
 from . import cells as rule_cells
 
@@ -124,7 +124,7 @@ def _differs_section(matrix: list[dict], brokers: list[str], link) -> str:
     options = "".join(f"<option value='{esc(b)}'>{esc(b)}</option>" for b in brokers)
     parts = ["<h2 id=differs-heading>Differences between broker versions</h2>",
              "<p class=meta>Only the rules whose outcome differs; each side links the case that decided it. "
-             "Also in a terminal: <code>python -m reports diff A B</code>.</p>",
+             "Also in a terminal: <code>python -m amqp_conformance.reports diff A B</code>.</p>",
              f"<p><select id=differs-a>{options}</select> against <select id=differs-b>{options}</select> "
              "<span id=differs-count></span></p><div id=differs>"]
     for i, a in enumerate(brokers):
@@ -272,7 +272,7 @@ def _pass_rate_chart(per_run: list[dict]) -> str:
 
 def markdown_cell(cell: dict) -> str:
     """The rule's outcome and the mix of its cases in the latest run, as on the page
-    (reports.cells.mix); `*` when the baseline did not expect it."""
+    (amqp_conformance.reports.cells.mix); `*` when the baseline did not expect it."""
     return rule_cells.mix(cell.get("latest_outcomes") or [cell["latest_outcome"]]) + (
         " *" if cell.get("latest_changed") else "")
 

@@ -1,9 +1,9 @@
 """Synthetic runs at scale: folders shaped like what ci/suite stores (manifest.json and
-results.jsonl, one case record a line, fixtures.outcomes.CaseResult, whose fault tests
+results.jsonl, one case record a line, amqp_conformance.fixtures.core.outcomes.CaseResult, whose fault tests
 carry message-history.jsonl and history-check.json attachments), for the benchmark and
 the pipeline's own tests.
 
-python -m reports synthetic OUT [--runs N] [--rules N] [--cases N] [--fault-tests N]
+python -m amqp_conformance.reports synthetic OUT [--runs N] [--rules N] [--cases N] [--fault-tests N]
                                 [--events N] [--seed N]
 
 The histories follow the brief's contract. A fraction of fault histories carry injected
@@ -21,7 +21,7 @@ import uuid
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from fixtures.outcomes import CaseResult, allure_history_id
+from amqp_conformance.fixtures.core.outcomes import CaseResult, allure_history_id
 
 BROKERS = [("RabbitMQ", "3.10.8"), ("RabbitMQ", "4.1.0"), ("garagemq", "0.1"), ("LavinMQ", "2.3.0")]
 AREAS = ["ACK", "RQ", "RD", "QOS", "PC", "TX", "CON"]
@@ -155,7 +155,7 @@ def history_for(rng: random.Random, fault: str, events: int, anomalies: float = 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports synthetic")
+    parser = argparse.ArgumentParser(prog="python -m amqp_conformance.reports synthetic")
     parser.add_argument("out", type=Path)
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--rules", type=int, default=30)

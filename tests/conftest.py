@@ -2,7 +2,7 @@
 
 import pytest
 
-from fixtures.managed_brokers import RabbitMQNode
+from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
 
 
 @pytest.fixture(scope="module")

@@ -30,8 +30,8 @@ from typing import Any
 from pamqp import commands as spec
 from pamqp import frame as pamqp_frame
 
-from fixtures.frames import FRAME_HEADER, Assembler, Command
-from fixtures.managed_brokers import free_port
+from amqp_conformance.fixtures.wire.frames import FRAME_HEADER, Assembler, Command
+from amqp_conformance.fixtures.brokers.managed import free_port
 
 PROTOCOL_HEADER_SIZE = 8
 TO_CLIENT, TO_BROKER = "to client", "to broker"
@@ -409,7 +409,7 @@ async def dialogue_through(proxy: FrameProxy, target, consumer_timeout_ms: int |
     """(broker, connection): a suite Broker for the broker `target` names, reached through
     `proxy`, and one open wire connection, for a short dialogue in a project test. The
     connection is closed and the broker's queues deleted after."""
-    from fixtures.broker import Broker, BrokerInfo
+    from amqp_conformance.fixtures.vocabulary.broker import Broker, BrokerInfo
 
     info = BrokerInfo("RabbitMQ", "3.10.8", {}, "frame proxy", consumer_timeout_ms)
     broker = Broker(target.with_address("127.0.0.1", proxy.port), info, label, "doubles")
@@ -425,7 +425,7 @@ async def close_for_an_unknown_ack(connection):
     """The close a broker answers an ack of a tag never delivered with (on a fresh channel
     of `connection`), or None if the channel stayed open: a dialogue both the mutants'
     and the variants' project tests read a rewritten close from."""
-    from fixtures.wire import Closed
+    from amqp_conformance.fixtures.wire.dialogue import Closed
 
     channel = await connection.channel()
     channel.ack(999)

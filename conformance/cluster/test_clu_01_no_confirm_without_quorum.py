@@ -8,11 +8,12 @@ import asyncio
 
 import pytest
 
-from amqp_faults.workloads import confirms, message_ids, publish
-from fixtures import MUST, check, drain_queue, observe, rule, timeouts
-from fixtures.cluster import confirmed_while
-from fixtures.history import expect_none
-from fixtures.rules import QUORUM_QUEUES
+from amqp_conformance.amqp_faults.workloads import confirms, message_ids, publish
+from amqp_conformance.fixtures.vocabulary import MUST, check, drain_queue, observe, rule
+from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary.cluster import confirmed_while
+from amqp_conformance.fixtures.vocabulary.history import expect_none
+from amqp_conformance.fixtures.core.rules import QUORUM_QUEUES
 
 RULE = rule("CLU-01", "With the majority of a quorum queue's members stopped, publishes are not confirmed",
             strength=MUST, guide=QUORUM_QUEUES, section="what-is-a-quorum")

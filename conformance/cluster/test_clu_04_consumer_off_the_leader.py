@@ -9,11 +9,11 @@ import time
 
 import pytest
 
-from amqp_faults.workloads import confirms, message_ids, publish
-from fixtures import (CONSUMER_TIMED_OUT, MUST, Reply, await_timeout_action, check, consume_until, expect_closed,
-                      observe, receive, rule, timeouts)
-from fixtures.history import expect_none
-from fixtures.rules import QUORUM_QUEUES
+from amqp_conformance.amqp_faults.workloads import confirms, message_ids, publish
+from amqp_conformance.fixtures.vocabulary import CONSUMER_TIMED_OUT, MUST, Reply, await_timeout_action, check, consume_until, expect_closed, observe, receive, rule
+from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary.history import expect_none
+from amqp_conformance.fixtures.core.rules import QUORUM_QUEUES
 
 RULE = rule("CLU-04", "Acks, requeue on connection loss and the consumer timeout hold for a consumer on a "
             "non-leader node", strength=MUST, guide=QUORUM_QUEUES, section="behaviour")

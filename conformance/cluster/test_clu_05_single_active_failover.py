@@ -7,11 +7,12 @@ import time
 
 import pytest
 
-from amqp_faults.workloads import confirms, message_ids, publish
-from fixtures import MUST, check, consume_until, observe, receive, rule, timeouts
-from fixtures.cluster import ELECTION_WINDOW_S
-from fixtures.history import expect_none
-from fixtures.rules import CONSUMERS
+from amqp_conformance.amqp_faults.workloads import confirms, message_ids, publish
+from amqp_conformance.fixtures.vocabulary import MUST, check, consume_until, observe, receive, rule
+from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary.cluster import ELECTION_WINDOW_S
+from amqp_conformance.fixtures.vocabulary.history import expect_none
+from amqp_conformance.fixtures.core.rules import CONSUMERS
 
 RULE = rule("CLU-05", "Single active consumer fails over across nodes when the active consumer's node goes down",
             strength=MUST, guide=CONSUMERS, section="single-active-consumer")

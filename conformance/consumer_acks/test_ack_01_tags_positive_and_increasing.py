@@ -3,7 +3,7 @@ channel, whether the message was pushed (basic.deliver) or pulled (basic.get-ok,
 either ack mode): one sequence per channel. Whether the sequence has no gaps is
 recorded, not judged (RabbitMQ counts 1, 2, 3 …)."""
 
-from fixtures import CONFIRMS, MUST, check, expect_deliveries, observe, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, expect_deliveries, observe, rule
 
 RULE = rule("ACK-01", "Delivery tags are positive and increase with every delivery; push and get share one sequence",
             strength=MUST, guide=CONFIRMS, section="consumer-acks-delivery-tags",

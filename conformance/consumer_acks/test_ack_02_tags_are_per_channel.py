@@ -2,7 +2,7 @@
 sequence (from 1, like the first), and its tag 1 names its own delivery only: acking
 it there leaves the other channel's tag 1 unacked."""
 
-from fixtures import CONFIRMS, MUST, check, expect_open, expect_returned, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, expect_open, expect_returned, rule
 
 RULE = rule("ACK-02", "Tags are per channel: a fresh channel starts its own sequence",
             strength=MUST, guide=CONFIRMS, section="consumer-acks-delivery-tags")

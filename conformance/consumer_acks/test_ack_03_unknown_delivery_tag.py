@@ -3,7 +3,7 @@ closes the channel with 406 PRECONDITION_FAILED."""
 
 import pytest
 
-from fixtures import CONFIRMS, MUST, SETTLE_METHODS, expect_closed, rule, settle
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, SETTLE_METHODS, expect_closed, rule, settle
 
 RULE = rule("ACK-03", "Acking a delivery tag never delivered on the channel closes the channel",
             strength=MUST, guide=CONFIRMS, section="consumer-acks-double-acking")

@@ -2,7 +2,7 @@
 multiple=false names no delivery, so it should close the channel like any unknown tag
 (RabbitMQ: 406 "unknown delivery tag 0")."""
 
-from fixtures import CONFIRMS, SHOULD, expect_closed, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, SHOULD, expect_closed, rule
 
 RULE = rule("ACK-09", "ack(0, multiple=false) is an unknown tag: tag 0 is reserved",
             strength=SHOULD, guide=CONFIRMS, section="consumer-acks-multiple-parameter")

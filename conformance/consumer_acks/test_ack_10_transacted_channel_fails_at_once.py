@@ -4,7 +4,7 @@ with 406 before any commit is sent."""
 
 import pytest
 
-from fixtures import CONFIRMS, MUST, expect_closed, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, expect_closed, rule
 
 RULE = rule("ACK-10", "On a transacted channel an unknown or double ack fails at once, not at commit",
             strength=MUST, guide=CONFIRMS, section="consumer-acks-double-acking", requires=("tx",))

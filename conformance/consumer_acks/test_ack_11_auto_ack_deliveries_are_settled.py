@@ -3,7 +3,7 @@ the client has nothing to acknowledge, and acking its tag is an unknown tag (406
 
 import pytest
 
-from fixtures import CONFIRMS, MUST, expect_closed, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, expect_closed, rule
 
 RULE = rule("ACK-11", "A delivery made in automatic-ack mode is settled on send; acking it is an unknown tag",
             strength=MUST, guide=CONFIRMS, section="acknowledgement-modes")

@@ -2,7 +2,7 @@
 connection, its other channels and their outstanding deliveries keep working, and new
 channels can be opened on it."""
 
-from fixtures import CONFIRMS, MUST, expect_closed, expect_open, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, expect_closed, expect_open, rule
 
 RULE = rule("ACK-12", "Only the offending channel closes: the connection and its other channels keep working",
             strength=MUST, guide=CONFIRMS, section="consumer-acks-double-acking")

@@ -1,7 +1,7 @@
 """ACK-13: a requeued message that comes back is a new delivery with a new tag. The old
 tag was settled by the requeue, so acking it is an unknown tag (406)."""
 
-from fixtures import CONFIRMS, MUST, check, expect_closed, get_again, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, expect_closed, get_again, rule
 
 RULE = rule("ACK-13", "A requeued message comes back with a new tag; acking the old tag is an unknown tag",
             strength=MUST, guide=CONFIRMS, section="consumer-nacks-requeue")

@@ -3,7 +3,7 @@ closes the channel with 404 NOT_FOUND."""
 
 from pamqp.commands import Basic
 
-from fixtures import CONSUMERS, MUST, expect_closed, rule
+from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, expect_closed, rule
 
 RULE = rule("CON-01", "Consuming from a queue that does not exist closes the channel with 404",
             strength=MUST, guide=CONSUMERS, section="basics")

@@ -3,7 +3,7 @@ broker answers cancel-ok and the channel stays open (AMQP 0-9-1, basic.cancel)."
 
 from pamqp.commands import Basic
 
-from fixtures import CONSUMERS, MUST, expect_open, expect_reply, rule
+from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, expect_open, expect_reply, rule
 
 RULE = rule("CON-03", "Cancelling an unknown consumer tag is answered with cancel-ok",
             strength=MUST, guide=CONSUMERS, section="unsubscribing")

@@ -2,7 +2,7 @@
 RabbitMQ refuses it, closing the channel with 405 RESOURCE_LOCKED; the report records
 the reply seen (scope, code, text) or the answer given instead."""
 
-from fixtures import CONSUMERS, INFO, SINGLE_ACTIVE, observe_answer, rule
+from amqp_conformance.fixtures.vocabulary import CONSUMERS, INFO, SINGLE_ACTIVE, observe_answer, rule
 
 RULE = rule("CON-08", "basic.get on a quorum queue with single active consumer",
             strength=INFO, guide=CONSUMERS, section="single-active-consumer")

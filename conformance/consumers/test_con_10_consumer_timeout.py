@@ -3,7 +3,7 @@ timeout loses its channel (406 PRECONDITION_FAILED), its unacked deliveries are 
 with redelivered=true, and the connection stays open.
 
 Checked through each way of setting the timeout (global, queue argument, policy), the
-other two absent or much longer (fixtures.consumer_timeouts). Outcomes accepted as a
+other two absent or much longer (amqp_conformance.fixtures.vocabulary.consumer_timeouts). Outcomes accepted as a
 set, by version (the report says which one was seen):
   - RabbitMQ <= 4.2, any queue type: channel.close 406 "delivery acknowledgement ... timed out"
   - RabbitMQ 4.3 quorum queues, client advertising consumer_cancel_notify: basic.cancel,
@@ -12,8 +12,7 @@ set, by version (the report says which one was seen):
 
 import pytest
 
-from fixtures import (CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES, TIMEOUT_WAYS, Reply, await_timeout_action,
-                      check, consumer_holding, expect_closed, expect_open, observe, rule)
+from amqp_conformance.fixtures.vocabulary import CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES, TIMEOUT_WAYS, Reply, await_timeout_action, check, consumer_holding, expect_closed, expect_open, observe, rule
 
 RULE = rule("CON-10", "An unacked delivery past the consumer timeout closes the channel and is requeued",
             strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True,

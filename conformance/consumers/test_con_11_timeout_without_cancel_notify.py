@@ -1,12 +1,11 @@
 """CON-11: a client that does not advertise consumer_cancel_notify is never sent a
 basic.cancel for a consumer timeout: the broker closes its channel with 406, in every
 RabbitMQ version (4.3 sends basic.cancel only to clients that advertise it). Checked
-through each way of setting the timeout (fixtures.consumer_timeouts)."""
+through each way of setting the timeout (amqp_conformance.fixtures.vocabulary.consumer_timeouts)."""
 
 import pytest
 
-from fixtures import (CONSUMER_TIMED_OUT, CONSUMERS, MUST, NO_CONSUMER_CANCEL_NOTIFY, QUEUE_TYPES, TIMEOUT_WAYS,
-                      Reply, await_timeout_action, check, consumer_holding, expect_closed, expect_open, rule)
+from amqp_conformance.fixtures.vocabulary import CONSUMER_TIMED_OUT, CONSUMERS, MUST, NO_CONSUMER_CANCEL_NOTIFY, QUEUE_TYPES, TIMEOUT_WAYS, Reply, await_timeout_action, check, consumer_holding, expect_closed, expect_open, rule
 
 RULE = rule("CON-11", "Without consumer_cancel_notify a consumer timeout closes the channel",
             strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True)

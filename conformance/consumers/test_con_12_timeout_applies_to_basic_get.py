@@ -1,14 +1,13 @@
 """CON-12: the delivery-acknowledgement timeout also covers messages fetched with
 basic.get and left unacked: the channel is closed with 406, the connection stays open
 and the message is requeued with redelivered=true. Checked through each way of setting
-the timeout (fixtures.consumer_timeouts)."""
+the timeout (amqp_conformance.fixtures.vocabulary.consumer_timeouts)."""
 
 import time
 
 import pytest
 
-from fixtures import (CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES, TIMEOUT_WAYS, Reply, await_timeout_action,
-                      check, expect_closed, expect_open, rule)
+from amqp_conformance.fixtures.vocabulary import CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES, TIMEOUT_WAYS, Reply, await_timeout_action, check, expect_closed, expect_open, rule
 
 RULE = rule("CON-12", "The consumer timeout also applies to unacked basic.get deliveries",
             strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True)

@@ -2,14 +2,13 @@
 checks it on a periodic tick (one minute by default), so the action comes up to one
 tick after the deadline; the managed node runs a 500 ms tick. The report records the
 latency from the deadline (delivery + timeout) to the close or basic.cancel, for each
-way of setting the timeout (fixtures.consumer_timeouts)."""
+way of setting the timeout (amqp_conformance.fixtures.vocabulary.consumer_timeouts)."""
 
 import time
 
 import pytest
 
-from fixtures import (CONSUMERS, INFO, QUEUE_TYPES, TIMEOUT_WAYS, Reply, await_timeout_action, consumer_holding,
-                      observe, rule)
+from amqp_conformance.fixtures.vocabulary import CONSUMERS, INFO, QUEUE_TYPES, TIMEOUT_WAYS, Reply, await_timeout_action, consumer_holding, observe, rule
 
 RULE = rule("CON-13", "Latency from the consumer-timeout deadline to the close",
             strength=INFO, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True)

@@ -1,11 +1,11 @@
 """CON-14 (SHOULD): consumers of equal priority on one queue get its messages in turn,
 round-robin: with two consumers, deliveries alternate between them, starting with
 either. That neither starves is CON-28 (MUST); alternation is judged here, and in
-CON-17's equal-share case, at SHOULD strength (fixtures.consumers.expect_round_robin)."""
+CON-17's equal-share case, at SHOULD strength (amqp_conformance.fixtures.vocabulary.consumers.expect_round_robin)."""
 
 import pytest
 
-from fixtures import CONSUMERS, QUEUE_TYPES, SHOULD, deliveries_to_equal_consumers, expect_round_robin, rule
+from amqp_conformance.fixtures.vocabulary import CONSUMERS, QUEUE_TYPES, SHOULD, deliveries_to_equal_consumers, expect_round_robin, rule
 
 RULE = rule("CON-14", "Consumers of equal priority get deliveries round-robin",
             strength=SHOULD, guide=CONSUMERS, section="priority",

@@ -3,7 +3,7 @@ message while it has prefetch capacity; one of lower priority receives only whil
 higher ones are blocked; consumers sharing the highest priority share the messages
 round-robin.
 
-The equal-share case judges "round-robin" as every rule does (fixtures.consumers): that
+The equal-share case judges "round-robin" as every rule does (amqp_conformance.fixtures.vocabulary.consumers): that
 neither highest consumer starves is a MUST (CON-28), an even share in strict turn a
 SHOULD (CON-14), so the same deliveries always get the same verdict.
 
@@ -15,9 +15,7 @@ receives while a higher one is free."""
 
 import pytest
 
-from fixtures import (CONSUMERS, MUST, QUEUE_TYPES, check, deliveries_across, expect_no_consumer_starves,
-                      expect_round_robin, ignores_consumer_priorities, observe, priority_consumers, rule, shares,
-                      who_got)
+from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, QUEUE_TYPES, check, deliveries_across, expect_no_consumer_starves, expect_round_robin, ignores_consumer_priorities, observe, priority_consumers, rule, shares, who_got
 
 RULE = rule("CON-17", "A higher-priority consumer receives while it has capacity; equal highest share round-robin",
             strength=MUST, guide=CONSUMERS, section="priority",

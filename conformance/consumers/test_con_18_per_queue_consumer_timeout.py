@@ -1,6 +1,6 @@
 """CON-18: a per-queue consumer timeout, set by the `x-consumer-timeout` queue argument or
 by a `consumer-timeout` policy, applies on its own: on a node whose global timeout is
-much longer (an hour; fixtures.consumer_timeouts), an unacked delivery is acted on no
+much longer (an hour; amqp_conformance.fixtures.vocabulary.consumer_timeouts), an unacked delivery is acted on no
 sooner than the queue's value and within value + check period, and the close names the
 value used ("Timeout value used: T ms"; a reply text, so only non-strict).
 
@@ -13,8 +13,7 @@ import time
 
 import pytest
 
-from fixtures import (CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES, Reply, await_timeout_action, check,
-                      consumer_holding, expect_closed, expect_open, non_strict, observe, reports_value, rule)
+from amqp_conformance.fixtures.vocabulary import CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES, Reply, await_timeout_action, check, consumer_holding, expect_closed, expect_open, non_strict, observe, reports_value, rule
 
 RULE = rule("CON-18", "A per-queue consumer timeout (argument or policy) applies on its own",
             strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True,

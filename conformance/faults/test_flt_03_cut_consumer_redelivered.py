@@ -5,9 +5,9 @@ Judged on the whole message history, with partial acks before the cut."""
 
 import pytest
 
-from amqp_faults.workloads import CONSUMER_CUTS, cut_consumer
-from fixtures import CONFIRMS, MUST, check, message_ids, rule
-from fixtures.history import expect_none
+from amqp_conformance.amqp_faults.workloads import CONSUMER_CUTS, cut_consumer
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, message_ids, rule
+from amqp_conformance.fixtures.vocabulary.history import expect_none
 
 RULE = rule("FLT-03", "A consumer cut by a fault gets its unacked deliveries redelivered, flagged",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")

@@ -9,12 +9,13 @@ import time
 
 import pytest
 
-from amqp_faults import slicer
-from amqp_faults.profiles import PROFILES, RULE_FLT_05
-from fixtures import ConfirmLedger, check, message_ids, observe, receive, timeouts
-from fixtures.history import expect_none
-from fixtures.verdicts import violation
-from fixtures.wire import ConnectFailed
+from amqp_conformance.amqp_faults import slicer
+from amqp_conformance.amqp_faults.profiles import PROFILES, RULE_FLT_05
+from amqp_conformance.fixtures.vocabulary import ConfirmLedger, check, message_ids, observe, receive
+from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary.history import expect_none
+from amqp_conformance.fixtures.vocabulary.checks import violation
+from amqp_conformance.fixtures.wire.dialogue import ConnectFailed
 
 RULE = RULE_FLT_05  # declared with the profiles it governs
 

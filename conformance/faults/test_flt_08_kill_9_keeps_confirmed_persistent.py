@@ -9,9 +9,9 @@ how fast the broker persists a fresh declaration."""
 
 import pytest
 
-from fixtures import (CONFIRMS, MUST, ConfirmLedger, CrashQueue, check, drain_queue, message_ids, queue_answers,
-                      receive, rule, timeouts)
-from fixtures.history import expect_none
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, ConfirmLedger, CrashQueue, check, drain_queue, message_ids, queue_answers, receive, rule
+from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary.history import expect_none
 
 RULE = rule("FLT-08", "A broker killed (kill -9) and restarted keeps every confirmed persistent message",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms-and-guaranteed-delivery",
@@ -26,7 +26,7 @@ RESTART_WINDOW_S = 30.0  # queues recover after boot, slowly on a loaded machine
 
 
 async def test_confirmed_persistent_messages_survive_kill_9(crashable_broker, history):
-    broker = crashable_broker  # a node of this module's own (fixtures.dedicated)
+    broker = crashable_broker  # a node of this module's own (amqp_conformance.fixtures.vocabulary.dedicated)
     history.fault_name, history.queue_type = "kill -9, restart", QUEUE_TYPE
     queue = await CrashQueue.declare(broker, QUEUE_TYPE)
     publisher = await history.watch(await broker.connection()).channel()

@@ -12,10 +12,10 @@ longer hold."""
 
 import pytest
 
-from amqp_faults import stall
-from amqp_faults.workloads import HEARTBEAT_S, publish_confirmed
-from fixtures import (CONFIRMS, MUST, Delivery, check, deliveries_until_quiet, expect_open, message_ids, observe, rule,
-                      timeouts)
+from amqp_conformance.amqp_faults import stall
+from amqp_conformance.amqp_faults.workloads import HEARTBEAT_S, publish_confirmed
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, Delivery, check, deliveries_until_quiet, expect_open, message_ids, observe, rule
+from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("FLT-09", "A consumer that stops reading loses nothing; the prefetch holds under back-pressure",
             strength=MUST, guide=CONFIRMS, section="acknowledgement-modes")

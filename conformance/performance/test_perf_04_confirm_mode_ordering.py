@@ -8,8 +8,8 @@ without judging."""
 
 import pytest
 
-from fixtures import CONFIRMS, SHOULD, non_strict, observe, rule
-from fixtures.perf import REPETITIONS, Figure, attach_figures, publish_rate, ratio
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, SHOULD, non_strict, observe, rule
+from amqp_conformance.fixtures.vocabulary.perf import REPETITIONS, Figure, attach_figures, publish_rate, ratio
 
 RULE = rule("PERF-04", "Batch and asynchronous confirms outpace per-message confirms and tx; per-message ~ tx",
             strength=SHOULD, guide=CONFIRMS, section="publisher-confirms")

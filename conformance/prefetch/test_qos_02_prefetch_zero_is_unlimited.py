@@ -1,7 +1,7 @@
 """QOS-02: a prefetch count of 0 means no limit: every ready message is delivered to a
 manual-ack consumer without any ack."""
 
-from fixtures import CONFIRMS, MUST, check, deliveries_until_quiet, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, deliveries_until_quiet, rule
 
 RULE = rule("QOS-02", "Prefetch 0 means no limit", strength=MUST, guide=CONFIRMS, section="channel-qos-prefetch")
 

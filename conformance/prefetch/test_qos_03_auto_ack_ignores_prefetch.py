@@ -1,7 +1,7 @@
 """QOS-03: a consumer in automatic-acknowledgement mode (no-ack) is not limited by the
 channel's prefetch count: every ready message is delivered."""
 
-from fixtures import CONFIRMS, MUST, check, deliveries_until_quiet, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, deliveries_until_quiet, rule
 
 RULE = rule("QOS-03", "Automatic-ack consumers are not limited by prefetch",
             strength=MUST, guide=CONFIRMS, section="channel-qos-prefetch")

@@ -2,7 +2,7 @@
 which closes the connection with 540 NOT_IMPLEMENTED. Other brokers close only the
 channel, or honour the limit; the scope, code and text seen are recorded."""
 
-from fixtures import CONFIRMS, INFO, observe, observe_answer, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, observe, observe_answer, rule
 
 RULE = rule("QOS-05", "A non-zero prefetch size is not implemented (the reply and its scope are recorded)",
             strength=INFO, guide=CONFIRMS, section="channel-qos-prefetch")

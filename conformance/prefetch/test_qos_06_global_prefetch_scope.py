@@ -4,7 +4,7 @@ and 4.3 denies global by default. Which scope each flag gets is recorded."""
 
 import asyncio
 
-from fixtures import CONFIRMS, INFO, Closed, deliveries_until_quiet, observe, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, Closed, deliveries_until_quiet, observe, rule
 
 RULE = rule("QOS-06", "global=false limits each consumer, global=true the channel (version-gated, recorded)",
             strength=INFO, guide=CONFIRMS, section="channel-qos-prefetch")

@@ -1,7 +1,7 @@
 """PC-02: in confirm mode, sequence numbers start at 1 with the first confirm.select,
 and the delivery tag of the broker's ack is the publish sequence number."""
 
-from fixtures import CONFIRMS, MUST, Confirm, check, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, Confirm, check, rule
 
 RULE = rule("PC-02", "Confirm sequence numbers start at 1 and the ack's tag is the publish sequence number",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("confirms",),

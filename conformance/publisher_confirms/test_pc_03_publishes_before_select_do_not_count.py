@@ -2,7 +2,7 @@
 unroutable ones included, do not shift the sequence: the first publish after
 confirm.select is still number 1."""
 
-from fixtures import CONFIRMS, MUST, Confirm, Returned, check, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, Confirm, Returned, check, rule
 
 RULE = rule("PC-03", "Publishes before confirm.select (mandatory ones too) do not shift the sequence",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("confirms",))

@@ -3,7 +3,7 @@ them (an unroutable message's ack can overtake routable persistent ones), so
 applications must not depend on it. Among messages to the same queue the order should
 hold (SHOULD); the whole observed order is recorded (INFO)."""
 
-from fixtures import CONFIRMS, SHOULD, ConfirmLedger, check, observe, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, SHOULD, ConfirmLedger, check, observe, rule
 
 RULE = rule("PC-06", "Confirms usually arrive in publish order; the observed order is recorded",
             strength=SHOULD, guide=CONFIRMS, section="publisher-confirms-ordering", requires=("confirms",))

@@ -2,7 +2,7 @@
 basic.ack (not basic.nack) once the exchange has found it routes nowhere, and is not
 returned."""
 
-from fixtures import CONFIRMS, MUST, Confirm, Returned, check, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, Confirm, Returned, check, rule
 
 RULE = rule("PC-07", "An unroutable non-mandatory message is acked, not nacked, and not returned",
             strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed", requires=("confirms",))

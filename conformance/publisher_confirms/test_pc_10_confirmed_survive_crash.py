@@ -1,13 +1,13 @@
 """PC-10: a persistent message confirmed by the broker, in a durable queue, survives a
 broker crash (kill -9) and restart: every publish of a batch of 200 must be confirmed,
 and every acked one must be there after the restart. This needs a broker process the
-suite owns: a node started for this module alone (fixtures.dedicated), so the crash
+suite owns: a node started for this module alone (amqp_conformance.fixtures.vocabulary.dedicated), so the crash
 cannot disturb tests running beside it; with --amqp-url the rule is unsupported."""
 
 import pytest
 
-from fixtures import (CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, CrashQueue, check, non_strict, observe, rule,
-                      timeouts)
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, CrashQueue, check, non_strict, observe, rule
+from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("PC-10", "A confirmed persistent message in a durable queue survives kill -9 and restart",
             strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed", requires=("confirms",),

@@ -4,7 +4,7 @@ after them, before the confirms could arrive."""
 import pytest
 from pamqp.commands import Queue
 
-from fixtures import CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, check, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, check, rule
 
 RULE = rule("PC-11", "Confirms still arrive when the queue is deleted or purged right after the publish",
             strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed", requires=("confirms",))

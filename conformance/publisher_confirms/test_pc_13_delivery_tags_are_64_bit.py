@@ -4,7 +4,7 @@ on one channel), so the rule itself is reported "not testable", never passed. Wh
 run can see is recorded beside it: whether the broker reads a client's ack of the
 largest tag as that number (RabbitMQ names the tag in its 406 reply)."""
 
-from fixtures import CONFIRMS, INFO, observe, observe_answer, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, observe, observe_answer, rule
 
 RULE = rule("PC-13", "Delivery tags are 64-bit (not testable in a run: reported, never faked)",
             strength=INFO, guide=CONFIRMS, section="consumer-acks-delivery-tags")

@@ -4,7 +4,8 @@ without limits, on a broker without alarms, has no reason to."""
 
 import pytest
 
-from fixtures import CONFIRMS, SHOULD, QUEUE_TYPES, ConfirmLedger, check, rule, timeouts
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, SHOULD, QUEUE_TYPES, ConfirmLedger, check, rule
+from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("PC-16", "A routable publish a healthy queue accepts is acked, never nacked",
             strength=SHOULD, guide=CONFIRMS, section="server-sent-nacks", requires=("confirms",))

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from fixtures import CONFIRMS, INFO, QUEUE_TYPES, Confirm, attach, observe, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, QUEUE_TYPES, Confirm, attach, observe, rule
 
 RULE = rule("PC-17", "A lone confirmed publish is confirmed promptly (time recorded)",
             strength=INFO, guide=CONFIRMS, section="publisher-confirms-latency", requires=("confirms",))

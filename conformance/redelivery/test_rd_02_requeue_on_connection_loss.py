@@ -5,7 +5,8 @@ TCP connection is reset without any AMQP close (a crashed client). Toxiproxy fau
 
 import pytest
 
-from fixtures import CONFIRMS, MUST, check, expect_deliveries, rule, timeouts
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, expect_deliveries, rule
+from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("RD-02", "Losing the connection requeues unacked deliveries with redelivered=true",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")

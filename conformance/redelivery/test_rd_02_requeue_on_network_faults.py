@@ -6,8 +6,8 @@ The same shape as the clean-close and client-reset cases of RD-02, through a pro
 
 import pytest
 
-from amqp_faults.workloads import CONSUMER_CUTS, cut_consumer
-from fixtures import CONFIRMS, MUST, check, message_ids, observe, rule
+from amqp_conformance.amqp_faults.workloads import CONSUMER_CUTS, cut_consumer
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, message_ids, observe, rule
 
 RULE = rule("RD-02", "Losing the connection requeues unacked deliveries with redelivered=true",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")

@@ -4,7 +4,7 @@ waited behind it untouched still carries false."""
 
 import pytest
 
-from fixtures import CONFIRMS, MUST, QUEUE_TYPES, check, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, check, rule
 
 RULE = rule("RD-04", "A first delivery has redelivered=false; redelivered=false means never delivered before",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")

@@ -4,7 +4,7 @@ flagged redelivered=true."""
 
 import pytest
 
-from fixtures import CONFIRMS, MUST, QUEUE_TYPES, check, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, check, rule
 
 RULE = rule("RD-09", "A redelivered message may go to another consumer than the first",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")

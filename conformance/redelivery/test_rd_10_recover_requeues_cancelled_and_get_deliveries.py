@@ -8,7 +8,7 @@ basic.recover is unsupported (the probe's reply is the evidence)."""
 
 import pytest
 
-from fixtures import CONFIRMS, MUST, QUEUE_TYPES, expect_returned, recover, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, expect_returned, recover, rule
 
 RULE = rule("RD-10", "basic.recover(requeue=true) also requeues cancelled consumers' and basic.get deliveries",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")

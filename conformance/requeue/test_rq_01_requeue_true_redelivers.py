@@ -3,7 +3,7 @@ queue; its next delivery is the same message, flagged redelivered=true."""
 
 import pytest
 
-from fixtures import CONFIRMS, MUST, QUEUE_TYPES, check, get_again, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, check, get_again, rule
 
 RULE = rule("RQ-01", "reject/nack with requeue=true puts the message back; it comes again with redelivered=true",
             strength=MUST, guide=CONFIRMS, section="consumer-nacks-requeue")

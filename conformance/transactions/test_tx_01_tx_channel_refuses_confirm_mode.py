@@ -4,7 +4,7 @@ connection passes; RabbitMQ's channel.close 406 PRECONDITION_FAILED is the SHOUL
 
 from pamqp.commands import Confirm
 
-from fixtures import CONFIRMS, MUST, expect_refused, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, expect_refused, rule
 
 RULE = rule("TX-01", "A transactional channel cannot be put in confirm mode",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",),

@@ -4,7 +4,7 @@ connection passes; RabbitMQ's channel.close 406 PRECONDITION_FAILED is the SHOUL
 
 from pamqp.commands import Tx
 
-from fixtures import CONFIRMS, MUST, expect_refused, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, expect_refused, rule
 
 RULE = rule("TX-02", "A channel in confirm mode cannot be made transactional",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx", "confirms"),

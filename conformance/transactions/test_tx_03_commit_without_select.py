@@ -4,7 +4,7 @@ the broker closes the channel with 406 PRECONDITION_FAILED."""
 import pytest
 from pamqp.commands import Tx
 
-from fixtures import CONFIRMS, MUST, expect_closed, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, expect_closed, rule
 
 RULE = rule("TX-03", "tx.commit / tx.rollback without tx.select close the channel",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))

@@ -4,7 +4,7 @@ unacknowledged again, and requeued."""
 
 import pytest
 
-from fixtures import CONFIRMS, MUST, check, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, rule
 
 RULE = rule("TX-05", "Acks in a transaction take effect at commit and are undone by rollback",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))

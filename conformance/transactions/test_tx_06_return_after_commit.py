@@ -4,7 +4,8 @@ may differ, so a difference is non-strict). A broker that closes the connection 
 the unroutable publish instead (Qpid Broker-J's close-when-no-route) breaks the rule too."""
 
 
-from fixtures import CONFIRMS, SHOULD, Closed, Returned, check, rule, timeouts, violation
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, SHOULD, Closed, Returned, check, rule, violation
+from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("TX-06", "A mandatory unroutable publish in a transaction is returned only after commit",
             strength=SHOULD, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))

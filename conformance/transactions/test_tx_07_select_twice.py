@@ -1,7 +1,7 @@
 """TX-07: sending tx.select on a channel that is already transactional is harmless:
 RabbitMQ answers select-ok again. The reply seen is recorded."""
 
-from fixtures import CONFIRMS, INFO, observe_answer, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, observe_answer, rule
 
 RULE = rule("TX-07", "tx.select twice is answered twice (the reply is recorded)",
             strength=INFO, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))

@@ -1,10 +1,11 @@
 """TX-10: persistent messages committed to a durable queue survive a broker crash
 (kill -9) and restart: tx.commit-ok means the broker has them. This needs a broker process
-the suite owns (fixtures.dedicated, as PC-10); with --amqp-url the rule is unsupported."""
+the suite owns (amqp_conformance.fixtures.vocabulary.dedicated, as PC-10); with --amqp-url the rule is unsupported."""
 
 import pytest
 
-from fixtures import CONFIRMS, MUST, QUEUE_TYPES, CrashQueue, observe, rule, timeouts
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, CrashQueue, observe, rule
+from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("TX-10", "Persistent messages committed to a durable queue survive kill -9 and restart",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",),

@@ -1,6 +1,6 @@
 """The cases whose reproducers tests/integration/test_reproducers.py replays, derived, never typed:
 the deterministic deviations of a broker's baseline (fail or non-strict, with no other
-outcome in `also`) whose reproducer can be replayed alone (fixtures.reproducer).
+outcome in `also`) whose reproducer can be replayed alone (amqp_conformance.fixtures.plugin.reproducer).
 
 Loaded into a suite run with `-p tests.integration.replay_cases`: with AMQPC_REPLAY_BROKER=<broker>
 it keeps only those cases, and writes the keys it kept, and the ones it left out as not
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import baselines, reproducer
-from fixtures.outcomes import Outcome
+from amqp_conformance.fixtures.plugin import baselines, reproducer
+from amqp_conformance.fixtures.core.outcomes import Outcome
 
 DEVIATIONS = (str(Outcome.FAIL), str(Outcome.NON_STRICT))
 

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from fixtures.managed_brokers import GarageMQ, free_port
+from amqp_conformance.fixtures.brokers.managed import GarageMQ, free_port
 from tests.suite_runs import REPO
 
 pytestmark = pytest.mark.integration

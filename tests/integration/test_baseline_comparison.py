@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from fixtures.baselines import BASELINE_DIR, KNOWN, NEW, Expectation, load, write
+from amqp_conformance.fixtures.plugin.baselines import BASELINE_DIR, KNOWN, NEW, Expectation, load, write
 from tests.suite_runs import run_suite
 
 RD_02_TCP_RESET = "RD-02[tcp-reset]"

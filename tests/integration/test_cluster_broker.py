@@ -1,4 +1,4 @@
-"""The cluster brokers (fixtures/cluster.py) start three clustered nodes whose links run
+"""The cluster brokers (fixtures/vocabulary/cluster.py) start three clustered nodes whose links run
 through Toxiproxy, cut and heal one pair exactly, and leave nothing behind. About 35 s
 for each of rabbitmq-3.10-cluster and rabbitmq-4.0-cluster (the default's, whose root
 ci/setup builds); the 4.3 variant is opt-in like the other provisioned brokers
@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from fixtures.cluster_brokers import RabbitMQCluster, RabbitMQ40Cluster, RabbitMQ43Cluster
-from fixtures.provisioned_brokers import ROOTS
+from amqp_conformance.fixtures.brokers.cluster import RabbitMQCluster, RabbitMQ40Cluster, RabbitMQ43Cluster
+from amqp_conformance.fixtures.brokers.provisioned import ROOTS
 from tests.suite_runs import run_suite
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]

@@ -7,7 +7,7 @@ channel close and no basic.cancel within 8.0 s")."""
 
 import pytest
 
-from fixtures.managed_brokers import RabbitMQNode
+from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
 from tests.suite_runs import run_suite
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(400)]

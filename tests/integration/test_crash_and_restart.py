@@ -7,9 +7,9 @@ import os
 import pytest
 from pamqp import commands as spec
 
-from fixtures.broker_registry import MANAGED_BROKERS
-from fixtures.provisioned_brokers import PrerequisiteMissing
-from fixtures.wire import Closed, Confirm, Delivery, WireConnection
+from amqp_conformance.fixtures.brokers.registry import MANAGED_BROKERS
+from amqp_conformance.fixtures.brokers.provisioned import PrerequisiteMissing
+from amqp_conformance.fixtures.wire.dialogue import Closed, Confirm, Delivery, WireConnection
 
 pytestmark = pytest.mark.integration
 

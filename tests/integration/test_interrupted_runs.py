@@ -1,4 +1,4 @@
-"""A run stopped in the middle leaves nothing behind (fixtures.lifeline, fixtures.interruption).
+"""A run stopped in the middle leaves nothing behind (amqp_conformance.fixtures.brokers.lifeline, amqp_conformance.fixtures.plugin.interruption).
 
 ci/suite runs with a mark of its own in its environment, which every process it starts
 inherits (pytest, its xdist workers, wardens, broker nodes, epmd, Toxiproxy, PerfTest),
@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.lifeline import OWNER_LABEL, TEMP_PREFIX
-from fixtures.perf import perftest_classpath
+from amqp_conformance.fixtures.brokers.lifeline import OWNER_LABEL, TEMP_PREFIX
+from amqp_conformance.fixtures.vocabulary.perf import perftest_classpath
 from tests.suite_runs import REPO
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
@@ -140,7 +140,7 @@ class MarkedRun:
 
     @staticmethod
     def containers(owner: int | None) -> list[str]:
-        """Containers, running or not, that `owner` labelled as its own (fixtures.lifeline)."""
+        """Containers, running or not, that `owner` labelled as its own (amqp_conformance.fixtures.brokers.lifeline)."""
         # No engine here (CI's machine has the client only): nothing can have been labelled.
         if owner is None or DOCKER_MISSING is not None and DOCKER_MISSING.startswith("no Docker engine"):
             return []
@@ -185,7 +185,7 @@ def marked_run(tmp_path):
         run.stop()
 
 
-# SIGINT without xdist, SIGTERM with it: both paths of fixtures.interruption; and the
+# SIGINT without xdist, SIGTERM with it: both paths of amqp_conformance.fixtures.plugin.interruption; and the
 # docker:IMAGE broker's own stop and log saving.
 @pytest.mark.parametrize("signum, selection", [
     pytest.param(signal.SIGINT, ["-n", "0", *SELECTIONS["embedded"][2:]], id="SIGINT"),

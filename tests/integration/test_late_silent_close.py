@@ -8,7 +8,7 @@ a non-strict finding, with the latency, apart from the loss check."""
 import pytest
 from pamqp import commands as spec
 
-from fixtures.managed_brokers import RabbitMQNode
+from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
 from tests.mutation.mutant_proxy import Command, Identity, MutantProxy
 from tests.suite_runs import run_suite
 

@@ -22,11 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from amqp_faults.server import cached_binary
-from fixtures.cli import pytest_args
-from fixtures.managed_brokers import RabbitMQNode
-from fixtures.plugin import SUITE_PLUGINS
-from fixtures.session import SUITE_INI
+from amqp_conformance.amqp_faults.server import cached_binary
+from amqp_conformance.fixtures.commands.cli import pytest_args
+from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
+from amqp_conformance.fixtures.plugin import SUITE_PLUGINS
+from amqp_conformance.fixtures.plugin.session import SUITE_INI
 from tests.suite_runs import REPO, SEVEN_RULES
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text())
@@ -42,22 +42,22 @@ def test_the_plugin_supplies_the_checkouts_pytest_settings():
 
 
 def test_one_entry_point_loads_every_part_of_the_suite():
-    """pytest11 names fixtures.plugin alone; it loads each plugin module of the suite,
+    """pytest11 names amqp_conformance.fixtures.plugin alone; it loads each plugin module of the suite,
     the same list a checkout's conftest.py and the command load."""
     import importlib
 
     import conftest
 
-    assert PYPROJECT["project"]["entry-points"]["pytest11"] == {"fixtures.plugin": "fixtures.plugin"}
-    assert conftest.pytest_plugins == ["fixtures.plugin"] and "fixtures.plugin" in pytest_args([], Path("r"))
+    assert PYPROJECT["project"]["entry-points"]["pytest11"] == {"amqp_conformance.fixtures.plugin": "amqp_conformance.fixtures.plugin"}
+    assert conftest.pytest_plugins == ["amqp_conformance.fixtures.plugin"] and "amqp_conformance.fixtures.plugin" in pytest_args([], Path("r"))
     for name in SUITE_PLUGINS:
         assert any(callable(v) and k.startswith("pytest_") for k, v in vars(importlib.import_module(name)).items()), name
 
 
 def test_the_command_stores_its_run_like_ci_suite(tmp_path):
     args = pytest_args(["--amqp-url", "amqp://h/", "-k", "ACK-03"], tmp_path / "run")
-    assert args[:2] == ["--pyargs", "conformance"]
-    assert ["-n", "auto"] == args[args.index("-n"):args.index("-n") + 2]  # the suite's count (fixtures.selection)
+    assert args[:2] == ["--pyargs", "amqp_conformance.conformance"]
+    assert ["-n", "auto"] == args[args.index("-n"):args.index("-n") + 2]  # the suite's count (amqp_conformance.fixtures.plugin.selection)
     assert f"--run-dir={tmp_path / 'run'}" in args
     assert f"--alluredir={tmp_path / 'run' / 'allure-results'}" in args
     assert f"--junitxml={tmp_path / 'run' / 'junit.xml'}" in args
@@ -126,7 +126,7 @@ def installed(sandbox) -> Path:
          env={**os.environ, "PIP_CACHE_DIR": str(CACHE / "pip")}, timeout=INSTALL_TIMEOUT_S)
     (wheel,) = dist.glob("amqp_conformance-*.whl")
     shipped = set(zipfile.ZipFile(wheel).namelist())
-    data = {str(p.relative_to(REPO)) for p in (REPO / "conformance").rglob("*.toml")}
+    data = {f"amqp_conformance/{p.relative_to(REPO)}" for p in (REPO / "conformance").rglob("*.toml")}
     assert data and data <= shipped, f"package data missing from the wheel: {sorted(data - shipped)}"
     venv = sandbox / "venv"
     _run([python, "-m", "venv", str(venv)], timeout=INSTALL_TIMEOUT_S)
@@ -177,3 +177,24 @@ def test_the_installed_command_runs_the_seven_rules_as_nobody(installed, sandbox
     assert rules == set(SEVEN_RULES), f"rules run: {sorted(rules)}"
     assert any((store / manifest["allure_results"]).glob("*-result.json"))
     assert "amqp-conformance-0.1.0" in output, "the suite's plugins come from the installed distribution"
+
+
+# PyPI's packages named like the checkout's folders (testtools' fixtures, a report
+# builder): the wheel installs under amqp_conformance alone, so neither is overwritten
+# and all three import side by side.
+NEIGHBOURS = ("fixtures==4.3.2", "reports==0.4.1")
+
+
+@pytest.mark.integration
+@pytest.mark.timeout(INSTALL_TIMEOUT_S * 3)
+def test_the_wheel_coexists_with_pypis_fixtures_and_reports(installed):
+    _run([str(installed / "pip"), "install", "-q", *NEIGHBOURS],
+         env={**os.environ, "PIP_CACHE_DIR": str(CACHE / "pip")}, timeout=INSTALL_TIMEOUT_S)
+    code = ("import fixtures, reports, amqp_conformance.fixtures.vocabulary as vocabulary, amqp_conformance.reports\n"
+            "from fixtures import Fixture\n"
+            "from reports import Report\n"
+            "print(fixtures.__file__, reports.__file__, vocabulary.__file__, sep='\\n')")
+    shown = _run([str(installed / "python"), "-c", code], cwd="/").stdout.split()
+    assert shown[0].endswith("site-packages/fixtures/__init__.py"), shown
+    assert shown[1].endswith("site-packages/reports/__init__.py"), shown
+    assert shown[2].endswith("site-packages/amqp_conformance/fixtures/vocabulary/__init__.py"), shown

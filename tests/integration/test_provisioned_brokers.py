@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from fixtures import provisioned_brokers as provisioned
+from amqp_conformance.fixtures.brokers import provisioned as provisioned
 from tests.suite_runs import run_suite
 
 ENABLED = os.environ.get("AMQP_TEST_PROVISIONED") == "1"

@@ -1,5 +1,5 @@
 """End to end: real `ci/suite` runs store themselves (two on garagemq, one on RabbitMQ
-3.10.8), `python -m reports build` (the command ci/github-actions.yml runs) turns them into
+3.10.8), `python -m amqp_conformance.reports build` (the command ci/github-actions.yml runs) turns them into
 the matrix page and the Allure report, and headless Chromium checks what a reader sees
 there."""
 
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from reports import allure_report
-from reports.cells import count_text, rule_outcome
+from amqp_conformance.reports import allure_report
+from amqp_conformance.reports.cells import count_text, rule_outcome
 from tests.suite_runs import REPO
 
 # Two suite runs, a Spark build and a browser: minutes on a 2-core machine, and over ten
@@ -44,7 +44,7 @@ def suite_command(selection=SELECTION) -> list[str]:
 
 
 def build_command(runs: Path, site: Path) -> list[str]:
-    return [".venv/bin/python", "-m", "reports", "build", str(runs), "--out", str(site)]
+    return [".venv/bin/python", "-m", "amqp_conformance.reports", "build", str(runs), "--out", str(site)]
 
 
 @pytest.fixture(scope="module")
@@ -302,7 +302,7 @@ def test_the_differs_view_lists_exactly_the_rules_that_differ(built, browser):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     browser.screenshot(path=str(SCREENSHOTS / "matrix-differs.png"), full_page=True)
     # the terminal says the same
-    done = subprocess.run([".venv/bin/python", "-m", "reports", "diff", "garagemq", "3.10", "--site", str(site)],
+    done = subprocess.run([".venv/bin/python", "-m", "amqp_conformance.reports", "diff", "garagemq", "3.10", "--site", str(site)],
                           cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()

@@ -1,5 +1,5 @@
 """The PERF figures in the report pipeline: hand-made runs whose PERF cases carry the
-attachment fixtures.perf writes become the perf table with trends and the ratio to
+attachment amqp_conformance.fixtures.vocabulary.perf writes become the perf table with trends and the ratio to
 PerfTest, the matrix page's two charts, perf.md and charts/*.svg; runs without figures
 draw no chart at all. Also PerfTest's output as the instruments read it."""
 
@@ -11,9 +11,9 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from fixtures.perf import FIGURES_ATTACHMENT, PERFTEST, Figure, figures_json, ratio, steady_rate
-from reports import landing, synthetic
-from reports.build import build
+from amqp_conformance.fixtures.vocabulary.perf import FIGURES_ATTACHMENT, PERFTEST, Figure, figures_json, ratio, steady_rate
+from amqp_conformance.reports import landing, synthetic
+from amqp_conformance.reports.build import build
 from tests.integration.test_reports_pipeline import make_run, spark  # noqa: F401 - the shared SparkSession fixture
 
 pytestmark = [pytest.mark.spark, pytest.mark.timeout(300)]

@@ -11,9 +11,9 @@ import pytest
 from pyspark.sql import Row
 from pyspark.testing import assertDataFrameEqual
 
-from fixtures.outcomes import CaseResult, allure_history_id
-from reports import allure_report, landing, pipeline, site, synthetic
-from reports.build import build
+from amqp_conformance.fixtures.core.outcomes import CaseResult, allure_history_id
+from amqp_conformance.reports import allure_report, landing, pipeline, site, synthetic
+from amqp_conformance.reports.build import build
 
 # Spark starts a JVM and compiles its first queries: on a loaded 2-core machine that alone
 # can pass the suite-wide 60 s backstop.
@@ -32,7 +32,7 @@ def spark():
 # -- small runs, written the way ci/suite stores them -------------------------------------
 def make_run(root: Path, run_id: str, broker: str, version: str, started: str, cases: list[dict]) -> Path:
     """A run folder as the run store writes it: results.jsonl (one case record a line,
-    fixtures.outcomes.CaseResult) and the manifest."""
+    amqp_conformance.fixtures.core.outcomes.CaseResult) and the manifest."""
     run = root / run_id
     run.mkdir(parents=True)
     lines = []
@@ -90,7 +90,7 @@ def test_matrix_has_latest_outcome_and_pass_rate(spark, three_rabbit_runs, tmp_p
         # a non-strict case of two makes the rule non-strict in a run
         Row(broker_key="RabbitMQ 3.10.8", rule="PC-06", latest_outcome="non-strict", latest_run="r2", runs=3,
             passed_runs=0, pass_rate=0.0),
-        # one way passes, one cannot run: the rule is checked, and passes (reports.cells)
+        # one way passes, one cannot run: the rule is checked, and passes (amqp_conformance.reports.cells)
         Row(broker_key="RabbitMQ 3.10.8", rule="CON-10", latest_outcome="pass", latest_run="r2", runs=3,
             passed_runs=3, pass_rate=1.0),
         Row(broker_key="garagemq 0.1", rule="ACK-03", latest_outcome="fail", latest_run="g0", runs=1,
@@ -153,8 +153,8 @@ def test_safety_and_confirm_latency_from_a_fault_history(spark, tmp_path):
 
 
 def test_history_id_is_the_key_allure_uses(spark, tmp_path):
-    """The key a record carries (the Allure sink's, fixtures.outcomes.allure_history_id) is
-    Allure 3's key of the result file it wrote (reports.allure_report.history_id), and the
+    """The key a record carries (the Allure sink's, amqp_conformance.fixtures.core.outcomes.allure_history_id) is
+    Allure 3's key of the result file it wrote (amqp_conformance.reports.allure_report.history_id), and the
     pipeline takes it from the record as it is."""
     params = [{"name": "method", "value": "'nack'"}, {"name": "lose", "value": "'lose_cleanly'"},
               {"name": "reply", "value": "'channel.close 406'", "excluded": True}]
@@ -258,13 +258,13 @@ def test_the_markdown_matrix_lists_each_outcome_of_the_latest_run():
     (["pass"] * 3, "pass"),
 ])
 def test_a_rule_s_cell_is_decided_by_precedence_and_shows_the_mix(outcomes, cell):
-    from reports import cells
+    from amqp_conformance.reports import cells
     assert cells.mix(outcomes) == cell
     assert cells.rule_outcome(outcomes) == cell.split(" · ")[0]
 
 
 def test_differences_are_the_rules_run_on_both_whose_outcome_differs():
-    from reports import cells
+    from amqp_conformance.reports import cells
     row = lambda broker, rule, outcome: {"broker_key": broker, "rule": rule, "latest_outcome": outcome}
     matrix = [row("A 1", "ACK-01", "pass"), row("B 2", "ACK-01", "pass"),
               row("A 1", "CON-10", "pass"), row("B 2", "CON-10", "unsupported"),

@@ -18,11 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import baselines, broker_facts, reproducer
-from fixtures.managed_brokers import RabbitMQNode
-from fixtures.broker_registry import managed_broker
-from fixtures.outcomes import PASSING
-from fixtures.provisioned_brokers import QPID_HOME, QPID_VERSION
+from amqp_conformance.fixtures.plugin import baselines, reproducer
+from amqp_conformance.fixtures.core import broker_facts
+from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
+from amqp_conformance.fixtures.brokers.registry import managed_broker
+from amqp_conformance.fixtures.core.outcomes import PASSING
+from amqp_conformance.fixtures.brokers.provisioned import QPID_HOME, QPID_VERSION
 from tests.suite_runs import run_suite
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]

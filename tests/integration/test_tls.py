@@ -18,15 +18,15 @@ from dataclasses import replace
 import pytest
 from pamqp import frame as pamqp_frame
 
-from fixtures.baseline_plugin import _baseline_name
-from fixtures.broker import Broker, BrokerInfo
-from fixtures.certs import ThrowawayCA
-from fixtures.managed_brokers import GarageMQ
-from fixtures.provisioned_brokers import RabbitMQ40TLS
-from fixtures.target import BadTargetError, BrokerTarget, mask_url
-from fixtures.tls import ChainTooLong, TlsOptions, check_depth
-from fixtures.session import check_admin_mechanism
-from fixtures.wire import ConnectFailed, WireConnection, _sasl_response, _StartOk
+from amqp_conformance.fixtures.plugin.baseline_check import _baseline_name
+from amqp_conformance.fixtures.vocabulary.broker import Broker, BrokerInfo
+from amqp_conformance.fixtures.wire.certs import ThrowawayCA
+from amqp_conformance.fixtures.brokers.managed import GarageMQ
+from amqp_conformance.fixtures.brokers.provisioned import RabbitMQ40TLS
+from amqp_conformance.fixtures.wire.target import BadTargetError, BrokerTarget, mask_url
+from amqp_conformance.fixtures.wire.tls import ChainTooLong, TlsOptions, check_depth
+from amqp_conformance.fixtures.plugin.session import check_admin_mechanism
+from amqp_conformance.fixtures.wire.dialogue import ConnectFailed, WireConnection, _sasl_response, _StartOk
 from tests.suite_runs import REPO, run_suite
 
 # A node start plus a suite run in a subprocess outlasts the default 60 s on a loaded machine.
@@ -420,8 +420,8 @@ def test_the_admin_connection_checks_the_name_server_name_indication_gives(tls_n
 
 
 def test_the_matrix_page_heads_each_broker_with_its_latest_transport():
-    from reports import site
-    from reports.landing import transport_text
+    from amqp_conformance.reports import site
+    from amqp_conformance.reports.landing import transport_text
 
     tls = transport_text({"kind": "tls", "tls_version": "TLSv1.3", "cipher": "TLS_AES_256_GCM_SHA384",
                           "peer_verified": True, "auth_mechanism": "EXTERNAL"})

@@ -14,9 +14,9 @@ import time
 import pytest
 import toxiproxy.api
 
-from amqp_faults import Toxic, ToxiproxyAPI, ToxiproxyError, latency
-from amqp_faults import client as adapter
-from amqp_faults.server import ToxiproxyServer, ToxiproxyUnavailable, find_binary
+from amqp_conformance.amqp_faults import Toxic, ToxiproxyAPI, ToxiproxyError, latency
+from amqp_conformance.amqp_faults import client as adapter
+from amqp_conformance.amqp_faults.server import ToxiproxyServer, ToxiproxyUnavailable, find_binary
 from tests.suite_runs import run_suite
 
 try:

@@ -18,8 +18,8 @@ import threading
 import pytest
 from pamqp import commands as spec
 
-from fixtures.cluster import cluster_of
-from fixtures.session_state import STATE
+from amqp_conformance.fixtures.vocabulary.cluster import cluster_of
+from amqp_conformance.fixtures.vocabulary.current_run import STATE
 from tests.mutation.mutant_proxy import Identity, MutantProxy
 from tests.mutation.mutants.base import Mutant
 

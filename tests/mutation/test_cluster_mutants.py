@@ -10,7 +10,7 @@ from pamqp import commands as spec
 from pamqp.body import ContentBody
 from pamqp.header import ContentHeader
 
-from fixtures.frames import Command
+from amqp_conformance.fixtures.wire.frames import Command
 from tests.mutation.cluster_mutants import CLUSTER_MUTANTS, PASS_THROUGH, DeliveryLostAfterHeal
 from tests.mutation.mutant_proxy import TO_BROKER, TO_CLIENT, Link, MutantProxy
 from tests.suite_runs import run_suite

@@ -11,7 +11,7 @@ from pamqp import frame as pamqp_frame
 from pamqp.body import ContentBody
 from pamqp.header import ContentHeader, ProtocolHeader
 
-from fixtures.rules import REGISTRY
+from amqp_conformance.fixtures.core.rules import REGISTRY
 from tests.mutation.mutant_proxy import TO_BROKER, TO_CLIENT, Link, MutantProxy
 from tests.mutation.mutants import MUST_RULES, MUTANTS, NOT_EXPRESSIBLE, SHOULD_RULES
 from tests.mutation.cluster_mutants import CLUSTER_MUTANTS

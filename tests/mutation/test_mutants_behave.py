@@ -6,7 +6,7 @@ rule module arrives, the mutation score takes over."""
 import pytest
 from pamqp import commands as spec
 
-from fixtures.wire import Closed, Confirm, Delivery, Returned, WireError
+from amqp_conformance.fixtures.wire.dialogue import Closed, Confirm, Delivery, Returned, WireError
 from tests.frame_proxy import close_for_an_unknown_ack, dialogue_through
 from tests.mutation.mutant_proxy import MutantProxy
 from tests.mutation.mutants import MUTANTS

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from fixtures.managed_brokers import RabbitMQNode
+from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
 from tests.mutation.mutant_proxy import MutantProxy
 from tests.mutation.mutants import MUTANTS, SHOULD_RULES, Mutant
 from tests.suite_runs import REPO, node_args, outcomes, patient, run_suite
@@ -48,8 +48,8 @@ DEFAULT_NODE = "rabbitmq-3.10"  # the managed broker most mutants are judged aga
 def rules_with_modules() -> set[str]:
     """Rule ids declared by a module in this checkout's conformance/ tree (the registry,
     so a rule declared in a shared module, like FLT-05 in amqp_faults, counts too)."""
-    from fixtures.catalogue import load_all_rules
-    from fixtures.rules import REGISTRY
+    from amqp_conformance.fixtures.commands.catalogue import load_all_rules
+    from amqp_conformance.fixtures.core.rules import REGISTRY
 
     load_all_rules()
     return set(REGISTRY)
@@ -58,8 +58,8 @@ def rules_with_modules() -> set[str]:
 def not_through_proxy() -> set[str]:
     """Rules judged only against a managed broker: through the proxy the suite has an
     --amqp-url target it cannot restart nor configure, which their declarations need
-    (`needs=`, fixtures.rules.NEEDS)."""
-    from fixtures.rules import REGISTRY
+    (`needs=`, amqp_conformance.fixtures.core.rules.NEEDS)."""
+    from amqp_conformance.fixtures.core.rules import REGISTRY
 
     rules_with_modules()
     return {declared.id for declared in REGISTRY.values() if declared.needs}
@@ -269,9 +269,9 @@ def test_mutants_of_newer_rabbitmq_are_killed(tmp_path):
     saying why. The node's global consumer timeout is an hour and its channel tick 500 ms,
     so only the per-queue ways can time a consumer out; the global-way cases are left out
     (they would wait the hour)."""
-    from fixtures.consumer_timeouts import LONG_GLOBAL_TIMEOUT_MS
-    from fixtures.managed_brokers import BrokerStartError
-    from fixtures.broker_registry import managed_broker
+    from amqp_conformance.fixtures.vocabulary.consumer_timeouts import LONG_GLOBAL_TIMEOUT_MS
+    from amqp_conformance.fixtures.brokers.managed import BrokerStartError
+    from amqp_conformance.fixtures.brokers.registry import managed_broker
 
     existing = rules_with_modules()
     chosen = [m for m in chosen_mutants() if m.judged_on != DEFAULT_NODE]

@@ -1,7 +1,7 @@
 """The reference model of consumer acknowledgements on hand-written sequences: each
 states what RULES.md says, without a broker."""
 
-from fixtures.models.ack_model import AckModel
+from amqp_conformance.fixtures.models.ack_model import AckModel
 
 
 def deliver(model, channel, *, no_ack=False, consumer=None, redelivered=None):

@@ -1,12 +1,12 @@
 """What makes a case its own Allure test: parameter values that are the same in every run
-and different for every case (fixtures/run_store.py, fixtures/verdict.py)."""
+and different for every case (fixtures/plugin/run_store.py, fixtures/plugin/judging.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fixtures.allure_sink import case_history_id
-from fixtures.allure_sink import stable_value
+from amqp_conformance.fixtures.plugin.allure_sink import case_history_id
+from amqp_conformance.fixtures.plugin.allure_sink import stable_value
 
 
 def lose_cleanly():

@@ -4,12 +4,11 @@ labelled new, and --write-baseline keeps the reasons of unchanged cases."""
 
 import pytest
 
-from fixtures.baselines import (BASELINE_DIR, KNOWN, NEW, Expectation, classify, expectation_for, load, parent_of,
-                                path_of, write)
-from fixtures.catalogue import load_all_rules
-from fixtures.broker_registry import MANAGED_BROKERS
-from fixtures.outcomes import EXPECTABLE
-from fixtures.rules import REGISTRY, RULE_ID
+from amqp_conformance.fixtures.plugin.baselines import BASELINE_DIR, KNOWN, NEW, Expectation, classify, expectation_for, load, parent_of, path_of, write
+from amqp_conformance.fixtures.commands.catalogue import load_all_rules
+from amqp_conformance.fixtures.brokers.registry import MANAGED_BROKERS
+from amqp_conformance.fixtures.core.outcomes import EXPECTABLE
+from amqp_conformance.fixtures.core.rules import REGISTRY, RULE_ID
 
 def test_every_managed_broker_has_a_baseline_and_every_entry_is_explained():
     load_all_rules()
@@ -65,7 +64,7 @@ def test_written_baseline_lists_only_what_does_not_pass_and_reads_back_the_same(
 
 
 def test_two_cases_of_one_rule_need_labels_to_have_keys_of_their_own(tmp_path):
-    from fixtures.baselines import case_key
+    from amqp_conformance.fixtures.plugin.baselines import case_key
 
     class Item:  # the parts of a pytest item a key is made of
         def __init__(self, marker=None, params=""):
@@ -84,18 +83,18 @@ def test_two_cases_of_one_rule_need_labels_to_have_keys_of_their_own(tmp_path):
 
 
 def test_a_deviation_is_decided_in_one_place_and_the_run_only_counts_it(tmp_path):
-    """fixtures.judge classifies each case once, into its CaseResult (fixtures.verdict calls
+    """amqp_conformance.fixtures.plugin.judge classifies each case once, into its CaseResult (amqp_conformance.fixtures.plugin.judging calls
     it); nothing else calls either classify, and the baseline run records the result's
     deviation as it stands."""
-    from fixtures.baselines import BaselineRun
-    from fixtures.outcomes import CaseResult
+    from amqp_conformance.fixtures.plugin.baselines import BaselineRun
+    from amqp_conformance.fixtures.core.outcomes import CaseResult
     from tests.suite_runs import REPO
 
     callers = sorted(str(p.relative_to(REPO)) for folder in ("fixtures", "toxiproxy", "reports")
                      for p in (REPO / folder).rglob("*.py") if "classify(" in p.read_text())
-    assert callers == ["fixtures/baselines.py", "fixtures/judge.py", "fixtures/verdict.py"], callers
+    assert callers == ["fixtures/plugin/baselines.py", "fixtures/plugin/judge.py", "fixtures/plugin/judging.py"], callers
     importers = [path for path in callers if "classify as " in (REPO / path).read_text()]
-    assert importers == ["fixtures/judge.py"], importers  # the baselines' classify: the judge alone
+    assert importers == ["fixtures/plugin/judge.py"], importers  # the baselines' classify: the judge alone
     (tmp_path / "b.toml").write_text('[cases."RD-01[classic]"]\noutcome = "fail"\nreason = "r"\nreference = "x"\n')
     run = BaselineRun(str(tmp_path / "b.toml"), writing=False)
     run.record(CaseResult("RD-01", "RD-01[classic]", "fail", baseline="fail", deviation=KNOWN))

@@ -1,6 +1,6 @@
 """conformance/brokers.toml, what the suite knows about particular brokers, names only
 known brokers, features, queue types and rules; every entry is used; and the code asks
-it rather than keeping version gates of its own (fixtures/broker_facts.py)."""
+it rather than keeping version gates of its own (fixtures/core/broker_facts.py)."""
 
 import re
 import subprocess
@@ -9,11 +9,11 @@ import tomllib
 
 import pytest
 
-from fixtures import broker_facts
-from fixtures.broker import QUEUE_TYPES, BrokerInfo
-from fixtures.catalogue import load_all_rules
-from fixtures.broker_registry import known_broker_names
-from fixtures.rules import REGISTRY
+from amqp_conformance.fixtures.core import broker_facts
+from amqp_conformance.fixtures.vocabulary.broker import QUEUE_TYPES, BrokerInfo
+from amqp_conformance.fixtures.commands.catalogue import load_all_rules
+from amqp_conformance.fixtures.brokers.registry import known_broker_names
+from amqp_conformance.fixtures.core.rules import REGISTRY
 from tests.suite_runs import REPO
 
 FACTS = broker_facts.load()
@@ -95,4 +95,4 @@ def test_the_wedges_are_set_from_the_file_alone_and_run_last():
 def test_the_file_is_package_data():
     """Shipped like the baselines: an installed suite reads it beside its rule modules."""
     package_data = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    assert broker_facts.FACTS_FILE.parent.name == "conformance" and "*.toml" in package_data["conformance"]
+    assert broker_facts.FACTS_FILE.parent.name == "conformance" and "*.toml" in package_data["amqp_conformance.conformance"]

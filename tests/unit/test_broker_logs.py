@@ -2,8 +2,8 @@
 
 import gzip
 
-from fixtures.managed_brokers import GarageMQ
-from fixtures.target import mask_secrets
+from amqp_conformance.fixtures.brokers.managed import GarageMQ
+from amqp_conformance.fixtures.wire.target import mask_secrets
 
 
 def test_saved_log_is_gzipped_and_scrubbed(tmp_path):

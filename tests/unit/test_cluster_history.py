@@ -5,9 +5,9 @@ judgements the CLU modules make; the unbroken history must pass them."""
 
 import pytest
 
-from fixtures.cluster import confirmed_while
-from fixtures.history import check_history, expect_none
-from fixtures.verdicts import RuleViolation
+from amqp_conformance.fixtures.vocabulary.cluster import confirmed_while
+from amqp_conformance.fixtures.vocabulary.history import check_history, expect_none
+from amqp_conformance.fixtures.vocabulary.checks import RuleViolation
 
 
 def partition_history(*, deliver_all=True, minority_confirmed=False, flag_redelivery=True):

@@ -1,8 +1,8 @@
 """The confirm ledger on hand-written confirm streams: each way a stream can break
 PC-04/PC-05 is caught, and legal streams are not flagged."""
 
-from fixtures.confirms import ConfirmLedger
-from fixtures.wire import Confirm
+from amqp_conformance.fixtures.vocabulary.confirms import ConfirmLedger
+from amqp_conformance.fixtures.wire.dialogue import Confirm
 
 
 def ledger_after(published: int, *confirms: Confirm) -> ConfirmLedger:

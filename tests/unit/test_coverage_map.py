@@ -3,9 +3,8 @@ statement names has a module, every rule module checks at least one statement, e
 entry says how far it is covered in the map's own terms, and no statement is "full" on
 INFO rules alone."""
 
-from fixtures.catalogue import (COVERAGE_KINDS, COVERAGE_LINE, README, can_judge, coverage_listing,
-                                coverage_statements, coverage_summary, load_all_rules)
-from fixtures.rules import REGISTRY, RULE_ID
+from amqp_conformance.fixtures.commands.catalogue import COVERAGE_KINDS, COVERAGE_LINE, README, can_judge, coverage_listing, coverage_statements, coverage_summary, load_all_rules
+from amqp_conformance.fixtures.core.rules import REGISTRY, RULE_ID
 
 load_all_rules()
 STATEMENTS = coverage_statements()
@@ -53,5 +52,5 @@ def test_the_listing_names_every_statement_and_ends_with_the_counts():
 
 
 def test_the_readme_states_the_current_counts_once():
-    # `python -m fixtures.catalogue --update-docs` rewrites this line
+    # `python -m amqp_conformance.fixtures.commands.catalogue --update-docs` rewrites this line
     assert COVERAGE_LINE.findall(README.read_text()) == [coverage_summary() + "."]

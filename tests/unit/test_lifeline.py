@@ -1,4 +1,4 @@
-"""fixtures.lifeline: what a process starts ends with it, however it ends; fixtures.leftovers
+"""amqp_conformance.fixtures.brokers.lifeline: what a process starts ends with it, however it ends; amqp_conformance.fixtures.brokers.leftovers
 names what a dead starter left."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from fixtures import leftovers, lifeline
+from amqp_conformance.fixtures.brokers import leftovers, lifeline
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -21,7 +21,7 @@ def starter(tmp_path: Path, then: str) -> subprocess.Popen:
     prints their pid and path, then does `then`."""
     code = textwrap.dedent(f"""
         import os, signal, sys, time
-        from fixtures import lifeline
+        from amqp_conformance.fixtures.brokers import lifeline
         group = lifeline.start_group(["sleep", "300"])
         path = lifeline.temp_dir("unit-")
         print(group.pid, path, flush=True)

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, rule
 
-from fixtures import verdicts
-from fixtures.models.runner import ModelOptions, ModelProfile, run_machine
-from fixtures.rules import CONFIRMS, MUST, RuleDeclarationError
-from fixtures.rules import rule as declare
+from amqp_conformance.fixtures.vocabulary import checks
+from amqp_conformance.fixtures.models.runner import ModelOptions, ModelProfile, run_machine
+from amqp_conformance.fixtures.core.rules import CONFIRMS, MUST, RuleDeclarationError
+from amqp_conformance.fixtures.core.rules import rule as declare
 
 
 class FakeBroker:
@@ -44,13 +44,13 @@ PROFILE = ModelProfile("test", max_examples=200, steps=10, time_box=5.0, shrink_
 
 
 def test_a_must_difference_fails_with_the_shrunk_steps_and_a_seed():
-    verdicts.begin_test()
-    with pytest.raises(verdicts.RuleViolation) as failure:
+    checks.begin_test()
+    with pytest.raises(checks.RuleViolation) as failure:
         run_machine(FakeBroker(), CounterMachine, options=ModelOptions(PROFILE, seed=7))
     notes = "\n".join(failure.value.__notes__)
     assert "RD-05: the counter keeps count" in str(failure.value)
     assert "--model-seed" in notes and "reproduce_failure" in notes
-    shrunk = verdicts.current().attachments["shrunk steps"]
+    shrunk = checks.current().attachments["shrunk steps"]
     assert shrunk.count(". add") == 2 and "odd order" not in shrunk, shrunk  # two adds reach 3, nothing else
     assert "! RD-05 (MUST)" in shrunk
 
@@ -59,10 +59,10 @@ def test_a_should_difference_is_non_strict_and_reported_once():
     class OrderOnly(CounterMachine):
         add = None  # only odd_order remains
 
-    verdicts.begin_test()
+    checks.begin_test()
     run_machine(FakeBroker(), OrderOnly, options=ModelOptions(PROFILE, seed=1))
-    assert len(verdicts.current().non_strict) == 1
-    assert verdicts.current().observations["model profile"] == "test"
+    assert len(checks.current().non_strict) == 1
+    assert checks.current().observations["model profile"] == "test"
 
 
 def test_a_model_check_names_the_rules_it_covers():

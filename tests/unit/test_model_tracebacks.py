@@ -10,9 +10,9 @@ import textwrap
 
 from tests.suite_runs import REPO
 
-CONFTEST = 'pytest_plugins = ["fixtures.models.plugin"]\n'
+CONFTEST = 'pytest_plugins = ["amqp_conformance.fixtures.models.plugin"]\n'
 CASES = '''
-from fixtures.rules import CONFIRMS, Rule, Strength
+from amqp_conformance.fixtures.core.rules import CONFIRMS, Rule, Strength
 
 # A model test covers catalogue rules (a Rule, not declared: MDL-99 is no catalogue id).
 RULE = Rule("MDL-99", "a model check", Strength.MUST, CONFIRMS, "", covers=("ACK-01", "ACK-02"))

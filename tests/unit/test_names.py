@@ -1,6 +1,6 @@
 """Names the suite creates are unique per test id, even when ids differ only at the end."""
 
-from fixtures.broker import Broker, BrokerInfo
+from amqp_conformance.fixtures.vocabulary.broker import Broker, BrokerInfo
 
 INFO = BrokerInfo("RabbitMQ", "3.10.8", {}, "test", None)
 

@@ -1,13 +1,13 @@
-"""One outcome type, one result per case, one scrubber (fixtures.outcomes, fixtures.target.mask_secrets),
+"""One outcome type, one result per case, one scrubber (amqp_conformance.fixtures.core.outcomes, amqp_conformance.fixtures.wire.target.mask_secrets),
 and reports/ reads them without loading a pytest plugin."""
 
 import json
 import subprocess
 import sys
 
-from fixtures.plugin import SUITE_PLUGINS
-from fixtures.outcomes import PASSING, CaseResult, Outcome, result_of
-from fixtures.target import mask_secrets
+from amqp_conformance.fixtures.plugin import SUITE_PLUGINS
+from amqp_conformance.fixtures.core.outcomes import PASSING, CaseResult, Outcome, result_of
+from amqp_conformance.fixtures.wire.target import mask_secrets
 from tests.suite_runs import REPO
 
 
@@ -42,8 +42,8 @@ def test_the_one_scrubber_hides_secrets_and_url_passwords():
 
 
 def test_reports_load_no_pytest_plugin():
-    code = ("import sys, reports.allure_report, reports.site, reports.flips\n"
-            f"print([m for m in {('fixtures.plugin', *SUITE_PLUGINS)!r} if m in sys.modules])")
+    code = ("import sys, amqp_conformance.reports.allure_report, amqp_conformance.reports.site, amqp_conformance.reports.flips\n"
+            f"print([m for m in {('amqp_conformance.fixtures.plugin', *SUITE_PLUGINS)!r} if m in sys.modules])")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
@@ -54,11 +54,11 @@ def test_a_connection_the_broker_dropped_is_a_failure_unless_the_test_injected_a
 
     import pytest
 
-    from fixtures import verdicts
-    from fixtures.rules import Rule, Strength
-    from fixtures.judge import Case
-    from fixtures.judge import outcome_of as judged
-    from fixtures.wire import ConnectionLost, NoReply
+    from amqp_conformance.fixtures.vocabulary import checks
+    from amqp_conformance.fixtures.core.rules import Rule, Strength
+    from amqp_conformance.fixtures.plugin.judge import Case
+    from amqp_conformance.fixtures.plugin.judge import outcome_of as judged
+    from amqp_conformance.fixtures.wire.dialogue import ConnectionLost, NoReply
 
     class Item:
         def __init__(self, *markers):
@@ -73,7 +73,7 @@ def test_a_connection_the_broker_dropped_is_a_failure_unless_the_test_injected_a
             raise exception
         except type(exception):
             call = SimpleNamespace(excinfo=pytest.ExceptionInfo.from_current())
-        record = verdicts.TestRecord()
+        record = checks.TestRecord()
         rule = Rule("QOS-10", "statement", Strength.SHOULD, "guide", "section")
         return judged(Case(Item(*markers), call, report, rule, record)), record.steps
 
@@ -88,11 +88,11 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
     rule's strength; 540 NOT_IMPLEMENTED is the specification's refusal, a recorded answer."""
     from types import SimpleNamespace
 
-    from fixtures import verdicts
-    from fixtures.rules import Rule, Strength
-    from fixtures.judge import Case
-    from fixtures.judge import outcome_of as judged
-    from fixtures.wire import Reply
+    from amqp_conformance.fixtures.vocabulary import checks
+    from amqp_conformance.fixtures.core.rules import Rule, Strength
+    from amqp_conformance.fixtures.plugin.judge import Case
+    from amqp_conformance.fixtures.plugin.judge import outcome_of as judged
+    from amqp_conformance.fixtures.wire.dialogue import Reply
 
     class Item:
         def __init__(self, *markers):
@@ -102,7 +102,7 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
             return name if name in self.markers else None
 
     def outcome_of(*, closed=None, dropped=False, markers=()):
-        record = verdicts.TestRecord(observations={"outcome seen": "refused: the close"})
+        record = checks.TestRecord(observations={"outcome seen": "refused: the close"})
         record.connections.append(SimpleNamespace(closed_by_broker=closed, dropped_by_broker=dropped))
         passed = SimpleNamespace(skipped=False, failed=False, when="call")
         rule = Rule("RD-07", "statement", Strength.INFO, "guide", "section")
@@ -118,7 +118,7 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
     assert outcome_of(closed=Reply("channel", 406, "PRECONDITION_FAILED"))[0] is Outcome.INFO
     assert outcome_of(closed=crashed, markers=("fault",))[0] is Outcome.INFO  # under a fault, maybe the suite's cut
     # A probe that crashed the connection is no evidence of a missing feature.
-    record = verdicts.TestRecord()
+    record = checks.TestRecord()
     record.connections.append(SimpleNamespace(closed_by_broker=crashed, dropped_by_broker=False))
     skipped = SimpleNamespace(skipped=True, failed=False, when="call", longrepr=("f", 1, "unsupported: no recover"))
     rule = Rule("RD-06", "statement", Strength.MUST, "guide", "section")
@@ -131,18 +131,18 @@ def test_the_verdicts_carry_fields_and_unsupported_is_a_type_not_a_text():
 
     import pytest
 
-    from fixtures import verdicts
-    from fixtures.rules import Rule, Strength
-    from fixtures.judge import Case
-    from fixtures.judge import outcome_of as judged
+    from amqp_conformance.fixtures.vocabulary import checks
+    from amqp_conformance.fixtures.core.rules import Rule, Strength
+    from amqp_conformance.fixtures.plugin.judge import Case
+    from amqp_conformance.fixtures.plugin.judge import outcome_of as judged
 
-    broken = verdicts.violation("acking twice closes the channel", "channel.close 406", "channel open")
+    broken = checks.violation("acking twice closes the channel", "channel.close 406", "channel open")
     assert (broken.requirement, broken.expected, broken.actual) == (
         "acking twice closes the channel", "channel.close 406", "channel open")
     assert "expected: channel.close 406" in str(broken)  # the terminal still shows them
     again = pickle.loads(pickle.dumps(broken))
     assert (again.expected, again.actual, str(again)) == (broken.expected, broken.actual, str(broken))
-    finding = verdicts.NonStrict("reply text differs", expected="'x'", actual="'y'")
+    finding = checks.NonStrict("reply text differs", expected="'x'", actual="'y'")
     assert finding == "reply text differs" and type(str(finding)) is str and finding.actual == "'y'"
 
     def outcome_of(exception):
@@ -153,13 +153,13 @@ def test_the_verdicts_carry_fields_and_unsupported_is_a_type_not_a_text():
         report = SimpleNamespace(skipped=True, failed=False, when="call", longrepr=("f", 1, "Skipped: whatever"))
         rule = Rule("RD-06", "statement", Strength.MUST, "guide", "section")
         return judged(Case(SimpleNamespace(get_closest_marker=lambda _: None), call, report, rule,
-                               verdicts.TestRecord()))
+                               checks.TestRecord()))
 
-    assert outcome_of(verdicts.Unsupported("no basic.recover", "540 NOT_IMPLEMENTED")) is Outcome.UNSUPPORTED
+    assert outcome_of(checks.Unsupported("no basic.recover", "540 NOT_IMPLEMENTED")) is Outcome.UNSUPPORTED
     # the words alone decide nothing: a plain skip saying "unsupported:" is a skip
     assert outcome_of(pytest.skip.Exception("unsupported: no basic.recover")) == "skipped"
     try:
-        verdicts.unsupported("no recover", "540")
-    except verdicts.Unsupported:
+        checks.unsupported("no recover", "540")
+    except checks.Unsupported:
         shown = pytest.ExceptionInfo.from_current().exconly(tryshort=True)
     assert shown == "Skipped: unsupported: no recover [540]"  # reads as any skip in the terminal

@@ -33,13 +33,13 @@ def test_after_it():
 
 def run(tmp_path, *args, guard=True):
     (tmp_path / "conftest.py").write_text(
-        CONFTEST.format(plugins='"fixtures.report_guard"' if guard else ""))
+        CONFTEST.format(plugins='"amqp_conformance.fixtures.plugin.report_guard"' if guard else ""))
     (tmp_path / "test_cases.py").write_text(textwrap.dedent(CASES))
     # The checkout's packages, the fault layer included (toxiproxy/amqp_faults), whatever
     # an installed copy of the suite maps those names to.
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "toxiproxy")])}
-    # An installed suite loads the guard with the rest of fixtures.plugin: block it by name.
-    blocked = [] if guard else ["-p", "no:fixtures.report_guard"]
+    # An installed suite loads the guard with the rest of amqp_conformance.fixtures.plugin: block it by name.
+    blocked = [] if guard else ["-p", "no:amqp_conformance.fixtures.plugin.report_guard"]
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", *blocked,
                            "--rootdir", str(tmp_path), "-c", os.devnull, str(tmp_path), *args],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 from pamqp import commands, frame
 
-from fixtures import reproducer
+from amqp_conformance.fixtures.plugin import reproducer
 
 GARAGE_TEXT = "PRECONDITION_FAILED - Delivery tag [1] not found"
 RABBIT_TEXT = "PRECONDITION_FAILED - unknown delivery tag 1"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from fixtures.rules import CONFIRMS, INFO, MUST, REGISTRY, RuleDeclarationError, rule
+from amqp_conformance.fixtures.core.rules import CONFIRMS, INFO, MUST, REGISTRY, RuleDeclarationError, rule
 
 
 def test_a_declared_rule_is_registered_with_its_link_marker_and_keyword():
@@ -51,13 +51,13 @@ def test_the_rule_table_of_docs_rules_is_the_registry():
     import subprocess
     import sys
 
-    from fixtures.catalogue import README, RULES_DOC, generated_table
+    from amqp_conformance.fixtures.commands.catalogue import README, RULES_DOC, generated_table
 
     # A process of its own: tests here (and elsewhere) register throwaway rules.
-    printed = subprocess.run([sys.executable, "-m", "fixtures.catalogue"], cwd=README.parent,
+    printed = subprocess.run([sys.executable, "-m", "amqp_conformance.fixtures.commands.catalogue"], cwd=README.parent,
                              capture_output=True, text=True, timeout=60, check=True).stdout
     assert generated_table(RULES_DOC.read_text()) == printed.strip(), \
-        "docs/rules.md's rule table is stale: run .venv/bin/python -m fixtures.catalogue --update-docs"
+        "docs/rules.md's rule table is stale: run .venv/bin/python -m amqp_conformance.fixtures.commands.catalogue --update-docs"
     assert "(docs/rules.md)" in README.read_text(), "the README links the rule table"
 
 
@@ -65,16 +65,16 @@ def test_the_reference_accepts_table_is_the_registry():
     import subprocess
     import sys
 
-    from fixtures.catalogue import ACCEPTS_BLOCK, README, REFERENCE, generated_table
+    from amqp_conformance.fixtures.commands.catalogue import ACCEPTS_BLOCK, README, REFERENCE, generated_table
 
-    printed = subprocess.run([sys.executable, "-m", "fixtures.catalogue", "--accepts"], cwd=README.parent,
+    printed = subprocess.run([sys.executable, "-m", "amqp_conformance.fixtures.commands.catalogue", "--accepts"], cwd=README.parent,
                              capture_output=True, text=True, timeout=60, check=True).stdout
     assert generated_table(REFERENCE.read_text(), ACCEPTS_BLOCK) == printed.strip(), \
-        "docs/reference.md's requires/accepts table is stale: run .venv/bin/python -m fixtures.catalogue --update-docs"
+        "docs/reference.md's requires/accepts table is stale: run .venv/bin/python -m amqp_conformance.fixtures.commands.catalogue --update-docs"
 
 
 def test_a_rule_accepts_what_it_declares_or_what_its_strength_accepts():
-    from fixtures.rules import ACCEPTED_BY_STRENGTH, Rule
+    from amqp_conformance.fixtures.core.rules import ACCEPTED_BY_STRENGTH, Rule
 
     plain = Rule("RD-90", "t", INFO, CONFIRMS, "x")
     assert plain.accepted == ACCEPTED_BY_STRENGTH[INFO]
@@ -106,11 +106,11 @@ def test_a_declaration_not_yet_imported_is_loaded_from_its_module():
     import subprocess
     import sys
 
-    from fixtures.catalogue import README
-    from fixtures.rules import declaration_of
+    from amqp_conformance.fixtures.commands.catalogue import README
+    from amqp_conformance.fixtures.core.rules import declaration_of
 
     # A process of its own, as a run that selected none of CON-13's cases: nothing imported it yet.
-    loaded = subprocess.run([sys.executable, "-c", "from fixtures.rules import REGISTRY, declaration_of; "
+    loaded = subprocess.run([sys.executable, "-c", "from amqp_conformance.fixtures.core.rules import REGISTRY, declaration_of; "
                              "declared = declaration_of('CON-13'); "
                              "print(sorted(REGISTRY), declared.strength.value, declared.timing_dependent)"],
                             cwd=README.parent, capture_output=True, text=True, timeout=60, check=True).stdout
@@ -120,8 +120,8 @@ def test_a_declaration_not_yet_imported_is_loaded_from_its_module():
 
 
 def test_the_models_weigh_a_difference_by_its_rules_declaration():
-    from fixtures.models import ack_model
-    from fixtures.rules import declaration_of
+    from amqp_conformance.fixtures.models import ack_model
+    from amqp_conformance.fixtures.core.rules import declaration_of
 
     assert {r: ack_model.strength(r) for r in ack_model.COVERS} == \
         {r: declaration_of(r).strength.value for r in ack_model.COVERS}
@@ -136,8 +136,8 @@ def test_an_unknown_need_is_refused():
 @pytest.mark.parametrize(("need", "uses"), [("restart", ("crashable_broker",)),
                                             ("managed-node", ("node_setting", "queue_process_killer"))])
 def test_a_rule_whose_cases_take_what_only_a_managed_broker_offers_declares_the_need(need, uses):
-    from fixtures.catalogue import load_all_rules
-    from fixtures.rules import CONFORMANCE_DIR
+    from amqp_conformance.fixtures.commands.catalogue import load_all_rules
+    from amqp_conformance.fixtures.core.rules import CONFORMANCE_DIR
 
     load_all_rules()
     taking = {path.stem for path in CONFORMANCE_DIR.rglob("test_*.py") if any(use in path.read_text() for use in uses)}

@@ -1,10 +1,10 @@
-"""The planned selection (fixtures/selection.py): the worker count follows the number of
+"""The planned selection (fixtures/plugin/selection.py): the worker count follows the number of
 selected cases, and the counting child sees the run's own selection without its outputs
 or worker options."""
 
 import pytest
 
-from fixtures.selection import CASES_PER_WORKER, SERIAL_UP_TO, counting_args, default_workers, workers_for
+from amqp_conformance.fixtures.plugin.selection import CASES_PER_WORKER, SERIAL_UP_TO, counting_args, default_workers, workers_for
 
 
 @pytest.mark.parametrize("cases, workers", [

@@ -1,8 +1,8 @@
-"""fixtures.timeouts: one frozen set of bounds, changed only through configure()."""
+"""amqp_conformance.fixtures.core.timeouts: one frozen set of bounds, changed only through configure()."""
 
 import pytest
 
-from fixtures import timeouts
+from amqp_conformance.fixtures.core import timeouts
 
 
 def test_a_bound_is_changed_only_through_configure():

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from fixtures import verdicts
-from fixtures.verdicts import RuleViolation, expect_closed, expect_open
-from fixtures.wire import Closed, ConnectionLost, NoReply, Reply
+from amqp_conformance.fixtures.vocabulary import checks
+from amqp_conformance.fixtures.vocabulary.checks import RuleViolation, expect_closed, expect_open
+from amqp_conformance.fixtures.wire.dialogue import Closed, ConnectionLost, NoReply, Reply
 
 
 class FakeChannel:
@@ -27,15 +27,15 @@ PRECONDITION = Reply("channel", 406, "PRECONDITION_FAILED - unknown delivery tag
 
 
 def run(coro):
-    verdicts.begin_test()
+    checks.begin_test()
     return asyncio.run(coro)
 
 
 def test_a_matching_close_passes_and_is_recorded():
     reply = run(expect_closed(FakeChannel(PRECONDITION), code=406, text="unknown delivery tag 1"))
     assert reply == PRECONDITION
-    assert verdicts.current().observations["reply"] == str(PRECONDITION)
-    assert verdicts.current().non_strict == []
+    assert checks.current().observations["reply"] == str(PRECONDITION)
+    assert checks.current().non_strict == []
 
 
 def test_a_close_provoked_by_an_earlier_frame_is_found_by_the_barrier():
@@ -45,12 +45,12 @@ def test_a_close_provoked_by_an_earlier_frame_is_found_by_the_barrier():
 def test_a_different_text_is_only_non_strict():
     other_text = Reply("channel", 406, "PRECONDITION_FAILED - Delivery tag [1] not found")
     run(expect_closed(FakeChannel(other_text), code=406, text="unknown delivery tag 1"))
-    assert "Delivery tag [1] not found" in verdicts.current().non_strict[0]
+    assert "Delivery tag [1] not found" in checks.current().non_strict[0]
 
 
 def test_a_regex_text_is_searched():
     run(expect_closed(FakeChannel(PRECONDITION), code=406, text=re.compile(r"tag \d+")))
-    assert verdicts.current().non_strict == []
+    assert checks.current().non_strict == []
 
 
 @pytest.mark.parametrize("reply, shown", [
@@ -86,7 +86,7 @@ def test_a_refused_management_request_is_unsupported_with_the_brokers_stated_rea
 
     import pytest
 
-    from fixtures.consumer_timeouts import stated_reason
+    from amqp_conformance.fixtures.vocabulary.consumer_timeouts import stated_reason
 
     def refusal(body: bytes) -> urllib.error.HTTPError:
         return urllib.error.HTTPError("http://h/api/policies/%2F/p", 400, "Bad Request", {}, io.BytesIO(body))
@@ -98,18 +98,18 @@ def test_a_refused_management_request_is_unsupported_with_the_brokers_stated_rea
     with pytest.raises(pytest.skip.Exception, match="the broker's reason: Validation failed"):
         from unittest import mock
 
-        from fixtures.consumer_timeouts import management_call
+        from amqp_conformance.fixtures.vocabulary.consumer_timeouts import management_call
         with mock.patch("urllib.request.urlopen", side_effect=refusal(said)):
             management_call("http://user:pw@h:15672", "PUT", "/api/policies/%2F/p", {"pattern": "x"})
 
 
 def test_a_refusal_the_guide_leaves_open_needs_a_close_and_judges_rabbitmqs_code_non_strict():
-    from fixtures.verdicts import expect_refused
+    from amqp_conformance.fixtures.vocabulary.checks import expect_refused
 
     assert run(expect_refused(FakeChannel(PRECONDITION), code=406)) == PRECONDITION
-    assert verdicts.current().non_strict == []
+    assert checks.current().non_strict == []
     run(expect_refused(FakeChannel(Reply("connection", 503, "COMMAND_INVALID")), code=406))
-    assert "connection.close 503" in verdicts.current().non_strict[0]
+    assert "connection.close 503" in checks.current().non_strict[0]
     with pytest.raises(RuleViolation, match="the channel stayed open"):
         run(expect_refused(FakeChannel(), code=406, requirement="refused"))
 
@@ -122,17 +122,17 @@ def test_a_refusal_the_guide_leaves_open_needs_a_close_and_judges_rabbitmqs_code
 def test_equal_consumers_are_judged_by_what_they_got_the_same_way_every_time(tags, verdict):
     """CON-14, CON-17/equal-share and CON-28 read "round-robin" at one strength: the same
     deliveries get the same verdict (issue #27: non-strict in one run, fail in the next)."""
-    from fixtures.consumers import expect_no_consumer_starves, expect_round_robin
+    from amqp_conformance.fixtures.vocabulary.consumers import expect_no_consumer_starves, expect_round_robin
 
     bodies = [b"m1", b"m2", b"m3", b"m4"]
     order = [(f"high-{tag}", body) for tag, body in zip(tags, bodies)]
     consumers = ["high-a", "high-b"]
-    verdicts.begin_test()
+    checks.begin_test()
     try:
         expect_no_consumer_starves(order, consumers, len(bodies))
         expect_round_robin(order, consumers, bodies)
     except RuleViolation:
         seen = "fail"
     else:
-        seen = "non-strict" if verdicts.current().non_strict else "pass"
+        seen = "non-strict" if checks.current().non_strict else "pass"
     assert seen == verdict

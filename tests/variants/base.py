@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from fixtures.rules import Guide
+from amqp_conformance.fixtures.core.rules import Guide
 from tests.frame_proxy import TO_CLIENT, Command, Link, NamedRewrite
 
 AMQP_SPEC = Guide("AMQP 0-9-1 specification", "https://www.rabbitmq.com/resources/specs/amqp0-9-1.pdf")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pamqp import commands as spec
 
-from fixtures.rules import CONFIRMS as CONFIRMS_GUIDE
+from amqp_conformance.fixtures.core.rules import CONFIRMS as CONFIRMS_GUIDE
 from tests.frame_proxy import CONFIRMS, Command, Link, command
 from .base import Held, Variant
 

@@ -8,8 +8,8 @@ from pamqp import commands as spec
 from pamqp.body import ContentBody
 from pamqp.heartbeat import Heartbeat
 
-from fixtures.frames import Command
-from fixtures.target import FRAME_MIN_SIZE
+from amqp_conformance.fixtures.wire.frames import Command
+from amqp_conformance.fixtures.wire.target import FRAME_MIN_SIZE
 from tests.frame_proxy import TO_CLIENT, changed, replaced
 from .base import AMQP_SPEC, Variant
 

@@ -6,8 +6,8 @@ import re
 
 from pamqp import commands as spec
 
-from fixtures.rules import CONFIRMS as CONFIRMS_GUIDE
-from fixtures.rules import CONSUMERS
+from amqp_conformance.fixtures.core.rules import CONFIRMS as CONFIRMS_GUIDE
+from amqp_conformance.fixtures.core.rules import CONSUMERS
 from tests.frame_proxy import SETTLES, changed, replaced
 from .base import Held, Variant
 

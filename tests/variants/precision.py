@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from fixtures.broker_registry import managed_broker
+from amqp_conformance.fixtures.brokers.registry import managed_broker
 from tests.frame_proxy import FrameProxy
 from tests.suite_runs import REPO, node_args, outcomes, patient, run_suite
 from tests.variants import VARIANTS, Variant

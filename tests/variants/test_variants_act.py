@@ -13,8 +13,8 @@ import pytest
 from pamqp import commands as spec
 from pamqp.heartbeat import Heartbeat
 
-from fixtures.target import FRAME_MIN_SIZE
-from fixtures.wire import Confirm, Delivery
+from amqp_conformance.fixtures.wire.target import FRAME_MIN_SIZE
+from amqp_conformance.fixtures.wire.dialogue import Confirm, Delivery
 from tests.frame_proxy import FrameProxy, close_for_an_unknown_ack, dialogue_through
 from tests.suite_runs import node_args, run_suite
 from tests.variants import VARIANTS

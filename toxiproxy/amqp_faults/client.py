@@ -29,7 +29,7 @@ from toxiproxy import Toxiproxy
 from toxiproxy.exceptions import InvalidToxic, NotFound, ProxyExists
 from toxiproxy.proxy import Proxy
 
-from fixtures.managed_brokers import free_port
+from amqp_conformance.fixtures.brokers.managed import free_port
 
 HTTP_TIMEOUT_S = 5.0
 _LOCK = threading.RLock()

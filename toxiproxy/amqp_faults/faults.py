@@ -16,9 +16,9 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import AsyncIterator
 
-from fixtures.broker import Broker
-from fixtures.history import History
-from fixtures.wire import WireConnection
+from amqp_conformance.fixtures.vocabulary.broker import Broker
+from amqp_conformance.fixtures.vocabulary.history import History
+from amqp_conformance.fixtures.wire.dialogue import WireConnection
 
 from .client import FaultProxy, Toxic
 

@@ -20,12 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import judge, verdicts
-from fixtures.history import History, check_history
-from fixtures.outcomes import CHECK_ATTACHMENT, HISTORY_ATTACHMENT
-from fixtures.wire import ConnectFailed
-from fixtures.rules import CONFORMANCE_DIR, rule_of
-from fixtures.session_state import STATE
+from amqp_conformance.fixtures.plugin import judge
+from amqp_conformance.fixtures.vocabulary import checks
+from amqp_conformance.fixtures.vocabulary.history import History, check_history
+from amqp_conformance.fixtures.core.outcomes import CHECK_ATTACHMENT, HISTORY_ATTACHMENT
+from amqp_conformance.fixtures.wire.dialogue import ConnectFailed
+from amqp_conformance.fixtures.core.rules import CONFORMANCE_DIR, rule_of
+from amqp_conformance.fixtures.vocabulary.current_run import STATE
 
 from .client import ToxiproxyAPI, ToxiproxyError
 from .faults import FaultInjector
@@ -102,7 +103,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         SERVER.owned = None
 
 
-class ToxiproxyMissing(verdicts.Unsupported):
+class ToxiproxyMissing(checks.Unsupported):
     """A fault test is unsupported because no Toxiproxy server is there: the type the
     summary's note is decided by (never the skip's text)."""
 
@@ -146,7 +147,7 @@ def fault_proxy(request: pytest.FixtureRequest, toxiproxy_api: ToxiproxyAPI):
         try:
             proxy.delete()
         except ToxiproxyError as problem:
-            verdicts.attach("toxiproxy cleanup problem", str(problem))
+            checks.attach("toxiproxy cleanup problem", str(problem))
 
 
 @pytest.fixture
@@ -180,7 +181,7 @@ def _flt05_route(request: pytest.FixtureRequest):
         proxy.add_toxic(toxic)
     test_broker = request.getfixturevalue("broker")
     test_broker.route = test_broker.target.with_address(proxy.host, proxy.port)
-    verdicts.observe("fault profile", f"{profile.name}: {profile.detail}")
+    checks.observe("fault profile", f"{profile.name}: {profile.detail}")
     # The copy's connections go into a message history too (the rule itself judges;
     # the history and its check are attached for the report).
     recorded = request.getfixturevalue("history")
@@ -234,21 +235,21 @@ def _copy_through(item: pytest.Function, profile: str) -> pytest.Function:
 
 
 def _handshake_through_the_link(item: pytest.Item, declared, failed: BaseException) -> None:
-    """The judge's reading of a handshake that fails (fixtures.judge.READINGS). In an
+    """The judge's reading of a handshake that fails (amqp_conformance.fixtures.plugin.judge.READINGS). In an
     FLT-05 copy, a broker that cannot even complete the handshake through the profile
     breaks FLT-05 (TCP is a byte stream: a protocol header or frame split in pieces is
     still the same bytes); it is a failure of that rule, not of the run, whatever the
     strength of the copied one."""
     marker = item.get_closest_marker(PROFILE_MARKER)
     if marker is not None:
-        raise verdicts.violation(f"{RULE_FLT_05.id}: the broker works through the {marker.args[0]} profile",
+        raise checks.violation(f"{RULE_FLT_05.id}: the broker works through the {marker.args[0]} profile",
                                  "the AMQP handshake completes", str(failed)) from None
     # A fault test whose connection through its applied link cannot even complete the
     # handshake: the same byte stream as without the fault, so the same verdict.
     injector = item.funcargs.get("faults") if hasattr(item, "funcargs") else None
     applied = injector.applied if isinstance(injector, FaultInjector) else []
     if applied:
-        raise verdicts.violation(f"the broker completes the AMQP handshake through the link ({', '.join(applied)})",
+        raise checks.violation(f"the broker completes the AMQP handshake through the link ({', '.join(applied)})",
                                  "connection.open-ok", str(failed)) from None
 
 
@@ -262,7 +263,7 @@ def _empty_callspec(suffix: str):
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call):
     """The message history and its check go into the test's record (attachments and
-    observations), before the judge (fixtures.verdict, an outer wrapper) builds the case's
+    observations), before the judge (amqp_conformance.fixtures.plugin.judging, an outer wrapper) builds the case's
     record from it; its sinks write them to JUnit and Allure."""
     report = yield
     if call.excinfo is not None and call.excinfo.errisinstance(ToxiproxyMissing):
@@ -275,12 +276,12 @@ def pytest_runtest_makereport(item: pytest.Item, call):
                                             queue_type=recorded.queue_type)
     verdict = recorded.last_check
     if verdict is not None:
-        verdicts.observe("history_fault", verdict.fault)
+        checks.observe("history_fault", verdict.fault)
         for name, value in verdict.junit_properties():
-            verdicts.observe(name, value)
-    verdicts.attach(HISTORY_ATTACHMENT, recorded.jsonl(), terminal=False)
+            checks.observe(name, value)
+    checks.attach(HISTORY_ATTACHMENT, recorded.jsonl(), terminal=False)
     if verdict is not None:
-        verdicts.attach(CHECK_ATTACHMENT, json.dumps(verdict.to_json(), indent=1), terminal=False)
+        checks.attach(CHECK_ATTACHMENT, json.dumps(verdict.to_json(), indent=1), terminal=False)
     if report.failed:
         report.sections.append(("message history (JSON Lines)", recorded.jsonl()[-20000:]))
     return report

@@ -1,12 +1,12 @@
 """FLT-05: the ACK, QOS, PC and TX rules run again through network profiles that must
-change no verdict (which rules: their declaration's `flt05_copies`, fixtures.rules). The
+change no verdict (which rules: their declaration's `flt05_copies`, amqp_conformance.fixtures.core.rules). The
 plugin duplicates every collected test of those rules once per profile (`test_x[flt05-latency]`), routes that copy's connections through its own
 proxy carrying the profile from before the first byte, and tags it FLT-05, `fault`
 and the profile name, so `-m fault`, `-k flt_05` and `-k slicer` select them.
 
 The values are small on purpose. A rule test makes 5-30 round trips; 20 ms each way
 adds ~40 ms per round trip, so a test stays well under a second slower while every
-frame still crosses a real delay; the bounds in fixtures.timeouts (3 s per reply, 1 s
+frame still crosses a real delay; the bounds in amqp_conformance.fixtures.core.timeouts (3 s per reply, 1 s
 negative windows) stay far above it. Jitter (15 ± 10 ms) never reorders (Toxiproxy
 keeps chunk order) but changes the gaps between frames. 200 KB/s is above what these
 tests send per second, yet slices larger writes into 100 ms pieces. The slicer cuts
@@ -17,7 +17,7 @@ in both directions (garagemq fails its handshake when the protocol header is spl
 
 from __future__ import annotations
 
-from fixtures.rules import CONFIRMS, MUST, rule
+from amqp_conformance.fixtures.core.rules import CONFIRMS, MUST, rule
 
 from .faults import Fault, bandwidth, latency, slicer
 

@@ -9,8 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from fixtures import lifeline
-from fixtures.managed_brokers import free_port
+from amqp_conformance.fixtures.brokers import lifeline
+from amqp_conformance.fixtures.brokers.managed import free_port
 
 from .client import ToxiproxyAPI, ToxiproxyError
 

@@ -1,6 +1,6 @@
 """The steps fault tests are made of: publish messages with ids and confirms (on
-fixtures.confirms.ConfirmLedger, the suite's one publisher), consume, ack, and drain a
-queue completely on a direct connection (on fixtures.receiving, the suite's one
+amqp_conformance.fixtures.vocabulary.confirms.ConfirmLedger, the suite's one publisher), consume, ack, and drain a
+queue completely on a direct connection (on amqp_conformance.fixtures.vocabulary.receiving, the suite's one
 receiving vocabulary). Every wait is bounded; a connection the fault has cut ends a
 step early instead of failing it (the history checker judges what happened, not the step)."""
 
@@ -13,12 +13,12 @@ from typing import Callable
 
 from pamqp import commands as spec
 
-from fixtures import timeouts
-from fixtures.confirms import CUT, ConfirmLedger, message_ids
-from fixtures.frames import Command, content
-from fixtures.receiving import drain_queue, receive
-from fixtures.verdicts import non_strict, observe
-from fixtures.wire import Confirm, Delivery, NoReply, WireChannel
+from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary.confirms import CUT, ConfirmLedger, message_ids
+from amqp_conformance.fixtures.wire.frames import Command, content
+from amqp_conformance.fixtures.vocabulary.receiving import drain_queue, receive
+from amqp_conformance.fixtures.vocabulary.checks import non_strict, observe
+from amqp_conformance.fixtures.wire.dialogue import Confirm, Delivery, NoReply, WireChannel
 
 from .faults import Fault, FaultInjector, down, limit_data, reset_peer, silent_peer
 

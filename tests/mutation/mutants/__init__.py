@@ -22,8 +22,8 @@ tests/mutation/test_mutant_proxy.py.
 
 from __future__ import annotations
 
-from fixtures.catalogue import load_all_rules
-from fixtures.rules import MUST, REGISTRY, SHOULD
+from amqp_conformance.fixtures.commands.catalogue import load_all_rules
+from amqp_conformance.fixtures.core.rules import MUST, REGISTRY, SHOULD
 
 from . import ack, clu, con, flt, pc, qos, rd, rq, tx
 from .base import Mutant

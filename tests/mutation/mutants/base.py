@@ -28,5 +28,5 @@ class Mutant(NamedRewrite):
     # only in newer RabbitMQ (x-consumer-timeout: 3.12+), where 3.10.8 answers unsupported.
     judged_on: str = "rabbitmq-3.10"
     # Breaks its rules by a hard error (a connection closed with 541, or dropped), which
-    # fails a rule of any strength (fixtures.verdicts.hard_errors): INFO rules too.
+    # fails a rule of any strength (amqp_conformance.fixtures.vocabulary.checks.hard_errors): INFO rules too.
     hard_error: bool = False
