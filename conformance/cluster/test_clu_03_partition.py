@@ -16,7 +16,8 @@ import pytest
 
 from amqp_conformance.amqp_faults import silent_peer
 from amqp_conformance.amqp_faults.workloads import confirms, message_ids, publish, publish_until_acked
-from amqp_conformance.fixtures.vocabulary import MUST, check, consume_until, drain_queue, observe, queue_answers, rule
+from amqp_conformance.fixtures.vocabulary import (MUST, check, consume_until, drain_queue, observe,
+                                                  queue_answers, rule)
 from amqp_conformance.fixtures.core import timeouts
 from amqp_conformance.fixtures.vocabulary.cluster import ELECTION_WINDOW_S, confirmed_while
 from amqp_conformance.fixtures.vocabulary.history import expect_none

@@ -9,7 +9,8 @@ with one method and then another is ACK-14."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, SETTLE_METHODS, expect_settled_tag_refused, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, SETTLE_METHODS, expect_settled_tag_refused,
+                                                  rule)
 
 RULE = rule("ACK-04", "Acking the same delivery tag twice closes the channel",
             strength=MUST, guide=CONFIRMS, section="consumer-acks-double-acking")

@@ -7,7 +7,8 @@ wrong message. (A second channel that does hold deliveries of its own is ACK-14'
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, SETTLE_METHODS, expect_closed, expect_still_held, rule, settle
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, SETTLE_METHODS, expect_closed,
+                                                  expect_still_held, rule, settle)
 
 RULE = rule("ACK-05", "Acking on another channel closes that channel; the receiving channel is untouched",
             strength=MUST, guide=CONFIRMS, section="consumer-acks-delivery-tags")

@@ -4,7 +4,8 @@ seen by closing the channel: exactly those messages return to the queue."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, expect_open, expect_returned, get_unacked, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, expect_open, expect_returned, get_unacked,
+                                                  rule)
 
 RULE = rule("ACK-06", "ack multiple=true settles every outstanding tag up to N; multiple=false only N",
             strength=MUST, guide=CONFIRMS, section="consumer-acks-multiple-parameter")

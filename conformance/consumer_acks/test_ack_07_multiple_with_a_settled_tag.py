@@ -2,7 +2,8 @@
 that tag was already acked it is an unknown tag: the channel is closed with 406 and
 nothing is settled, so the lower tags still outstanding return to the queue."""
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, expect_closed, expect_returned, get_unacked, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, expect_closed, expect_returned, get_unacked,
+                                                  rule)
 
 RULE = rule("ACK-07", "multiple=true with a tag already acked is an unknown tag; nothing is settled",
             strength=MUST, guide=CONFIRMS, section="consumer-acks-double-acking")

@@ -3,7 +3,8 @@ it settles every outstanding delivery, and is no error when nothing is outstandi
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, expect_nothing_returns, expect_open, get_unacked, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, expect_nothing_returns, expect_open,
+                                                  get_unacked, rule)
 
 RULE = rule("ACK-08", "ack(0, multiple=true) settles everything outstanding, and is no error when nothing is",
             strength=MUST, guide=CONFIRMS, section="consumer-acks-multiple-parameter")

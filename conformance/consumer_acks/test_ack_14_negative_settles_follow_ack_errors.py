@@ -7,7 +7,8 @@ another channel that holds deliveries of its own, closes the channel that sent i
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, expect_closed, expect_settled_tag_refused, expect_still_held, rule, settle
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, expect_closed, expect_settled_tag_refused,
+                                                  expect_still_held, rule, settle)
 
 RULE = rule("ACK-14", "nack and reject of a settled tag, or of another channel's tag, close the sending channel",
             strength=MUST, guide=CONFIRMS, section="consumer-acks-double-acking")

@@ -5,7 +5,8 @@ the consumer receives nothing more."""
 import pytest
 from pamqp.commands import Basic
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, QUEUE_TYPES, Delivery, check, expect_deliveries, expect_open, expect_reply, rule
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, Delivery, check,
+                                                  expect_deliveries, expect_open, expect_reply, rule)
 from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("CON-02", "Cancelling a consumer neither requeues nor discards its unacked deliveries",

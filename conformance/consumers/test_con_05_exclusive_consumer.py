@@ -7,7 +7,8 @@ consumes must be accepted, and the channel stays open."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, QUEUE_TYPES, expect_consume_accepted, expect_exclusive_refusal, rule
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, expect_consume_accepted,
+                                                  expect_exclusive_refusal, rule)
 
 RULE = rule("CON-05", "An exclusive consumer is the only consumer of a classic queue",
             strength=MUST, guide=CONSUMERS, section="exclusivity",

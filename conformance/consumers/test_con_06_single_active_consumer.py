@@ -10,7 +10,10 @@ messages would give the next one to an idle consumer."""
 import pytest
 from pamqp.commands import Basic
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, QUEUE_TYPES, check, expect_open, expect_reply, expect_single_active, require_single_active_consumer, rule, single_active_consumers
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, check, expect_open,
+                                                  expect_reply, expect_single_active,
+                                                  require_single_active_consumer, rule,
+                                                  single_active_consumers)
 
 RULE = rule("CON-06", "Single active consumer: one consumer receives; another takes over on cancel or close",
             strength=MUST, guide=CONSUMERS, section="single-active-consumer")

@@ -8,7 +8,9 @@ there and the report says which one was seen."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, QUEUE_TYPES, SINGLE_ACTIVE, expect_exclusive_refusal, expect_refused, require_single_active_consumer, rule
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, SINGLE_ACTIVE,
+                                                  expect_exclusive_refusal, expect_refused,
+                                                  require_single_active_consumer, rule)
 
 RULE = rule("CON-07", "An exclusive consume on a single-active-consumer queue is refused",
             strength=MUST, guide=CONSUMERS, section="single-active-consumer",

@@ -12,7 +12,9 @@ set, by version (the report says which one was seen):
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES, TIMEOUT_WAYS, Reply, await_timeout_action, check, consumer_holding, expect_closed, expect_open, observe, rule
+from amqp_conformance.fixtures.vocabulary import (CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES,
+                                                  TIMEOUT_WAYS, Reply, await_timeout_action, check,
+                                                  consumer_holding, expect_closed, expect_open, observe, rule)
 
 RULE = rule("CON-10", "An unacked delivery past the consumer timeout closes the channel and is requeued",
             strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True,

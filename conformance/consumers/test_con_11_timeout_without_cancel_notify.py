@@ -5,7 +5,10 @@ through each way of setting the timeout (amqp_conformance.fixtures.vocabulary.co
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMER_TIMED_OUT, CONSUMERS, MUST, NO_CONSUMER_CANCEL_NOTIFY, QUEUE_TYPES, TIMEOUT_WAYS, Reply, await_timeout_action, check, consumer_holding, expect_closed, expect_open, rule
+from amqp_conformance.fixtures.vocabulary import (CONSUMER_TIMED_OUT, CONSUMERS, MUST,
+                                                  NO_CONSUMER_CANCEL_NOTIFY, QUEUE_TYPES, TIMEOUT_WAYS, Reply,
+                                                  await_timeout_action, check, consumer_holding,
+                                                  expect_closed, expect_open, rule)
 
 RULE = rule("CON-11", "Without consumer_cancel_notify a consumer timeout closes the channel",
             strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True)

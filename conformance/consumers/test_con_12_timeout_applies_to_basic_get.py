@@ -7,7 +7,9 @@ import time
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES, TIMEOUT_WAYS, Reply, await_timeout_action, check, expect_closed, expect_open, rule
+from amqp_conformance.fixtures.vocabulary import (CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES,
+                                                  TIMEOUT_WAYS, Reply, await_timeout_action, check,
+                                                  expect_closed, expect_open, rule)
 
 RULE = rule("CON-12", "The consumer timeout also applies to unacked basic.get deliveries",
             strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True)

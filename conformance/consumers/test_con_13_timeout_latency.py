@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, INFO, QUEUE_TYPES, TIMEOUT_WAYS, Reply, await_timeout_action, consumer_holding, observe, rule
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, INFO, QUEUE_TYPES, TIMEOUT_WAYS, Reply,
+                                                  await_timeout_action, consumer_holding, observe, rule)
 
 RULE = rule("CON-13", "Latency from the consumer-timeout deadline to the close",
             strength=INFO, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True)

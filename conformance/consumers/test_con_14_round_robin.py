@@ -5,7 +5,8 @@ CON-17's equal-share case, at SHOULD strength (amqp_conformance.fixtures.vocabul
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, QUEUE_TYPES, SHOULD, deliveries_to_equal_consumers, expect_round_robin, rule
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, QUEUE_TYPES, SHOULD,
+                                                  deliveries_to_equal_consumers, expect_round_robin, rule)
 
 RULE = rule("CON-14", "Consumers of equal priority get deliveries round-robin",
             strength=SHOULD, guide=CONSUMERS, section="priority",

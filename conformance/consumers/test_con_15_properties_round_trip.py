@@ -15,7 +15,8 @@ import datetime
 import pytest
 from pamqp.commands import Basic
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, QUEUE_TYPES, ConnectionLost, Delivery, check, rule, violation
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, ConnectionLost, Delivery,
+                                                  check, rule, violation)
 from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("CON-15", "Delivery metadata and every message property reach the consumer unchanged",

@@ -4,7 +4,8 @@ published, and answers get-empty once the queue is empty."""
 import pytest
 from pamqp.commands import Basic
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, QUEUE_TYPES, Delivery, check, expect_reply, rule
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, Delivery, check, expect_reply,
+                                                  rule)
 
 RULE = rule("CON-16", "basic.get fetches in FIFO order and answers get-empty on an empty queue",
             strength=MUST, guide=CONSUMERS, section="fetching")

@@ -15,7 +15,10 @@ receives while a higher one is free."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, QUEUE_TYPES, check, deliveries_across, expect_no_consumer_starves, expect_round_robin, ignores_consumer_priorities, observe, priority_consumers, rule, shares, who_got
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, check, deliveries_across,
+                                                  expect_no_consumer_starves, expect_round_robin,
+                                                  ignores_consumer_priorities, observe, priority_consumers,
+                                                  rule, shares, who_got)
 
 RULE = rule("CON-17", "A higher-priority consumer receives while it has capacity; equal highest share round-robin",
             strength=MUST, guide=CONSUMERS, section="priority",

@@ -13,7 +13,10 @@ import time
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES, Reply, await_timeout_action, check, consumer_holding, expect_closed, expect_open, non_strict, observe, reports_value, rule
+from amqp_conformance.fixtures.vocabulary import (CONSUMER_TIMED_OUT, CONSUMERS, MUST, QUEUE_TYPES, Reply,
+                                                  await_timeout_action, check, consumer_holding,
+                                                  expect_closed, expect_open, non_strict, observe,
+                                                  reports_value, rule)
 
 RULE = rule("CON-18", "A per-queue consumer timeout (argument or policy) applies on its own",
             strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True,

@@ -9,7 +9,8 @@ moment after it happens: the new consume is retried until a deadline."""
 import pytest
 from pamqp.commands import Basic
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, Reply, check, consume_once_free, expect_reply, observe, rule
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, Reply, check, consume_once_free,
+                                                  expect_reply, observe, rule)
 from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("CON-19", "Exclusivity ends with the exclusive consumer: after its cancel or connection loss "

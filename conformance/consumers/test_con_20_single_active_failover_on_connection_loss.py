@@ -10,7 +10,10 @@ is non-strict."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, QUEUE_TYPES, check, expect_single_active, judge_first_registered_active, receive_one_at_a_time, require_single_active_consumer, rule, single_active_consumers, who_got
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, check, expect_single_active,
+                                                  judge_first_registered_active, receive_one_at_a_time,
+                                                  require_single_active_consumer, rule,
+                                                  single_active_consumers, who_got)
 
 RULE = rule("CON-20", "Single active consumer: on the active consumer's connection loss the next takes over",
             strength=MUST, guide=CONSUMERS, section="single-active-consumer")

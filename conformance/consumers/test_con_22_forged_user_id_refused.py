@@ -10,7 +10,8 @@ import contextlib
 
 from pamqp.commands import Basic
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, Closed, ConnectionLost, NoReply, expect_refused, missing_feature, observe, rule
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, Closed, ConnectionLost, NoReply,
+                                                  expect_refused, missing_feature, observe, rule)
 from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("CON-22", "A message whose user-id differs from the authenticated user is refused",

@@ -13,7 +13,9 @@ import time
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMER_TIMED_OUT, CONSUMERS, MUST, NO_CONSUMER_CANCEL_NOTIFY, QUEUE_TYPES, TIMEOUT_WAYS, await_timeout_action, check, expect_closed, rule
+from amqp_conformance.fixtures.vocabulary import (CONSUMER_TIMED_OUT, CONSUMERS, MUST,
+                                                  NO_CONSUMER_CANCEL_NOTIFY, QUEUE_TYPES, TIMEOUT_WAYS,
+                                                  await_timeout_action, check, expect_closed, rule)
 
 RULE = rule("CON-23", "A consumer timeout requeues the unacked deliveries of every consumer on the channel",
             strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout", timing_dependent=True)

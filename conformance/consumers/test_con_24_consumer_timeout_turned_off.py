@@ -12,7 +12,8 @@ of its own), so a broker at a URL is unsupported; brokers with no consumer timeo
 import pytest
 from pamqp.commands import Basic
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, QUEUE_TYPES, check, expect_open, observe, rule
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, check, expect_open, observe,
+                                                  rule)
 from amqp_conformance.fixtures.core import timeouts
 from amqp_conformance.fixtures.vocabulary.consumer_timeouts import DEFAULT_TIMEOUT_CLAIM, longest_default_hold
 

@@ -11,7 +11,9 @@ conformance/brokers.toml), and only on nodes the suite configures."""
 import pytest
 from pamqp.commands import Basic
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, CONSUMERS_PER_CHANNEL_LIMIT, MUST, check, expect_closed, expect_consume_accepted, expect_open, receive, rule
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, CONSUMERS_PER_CHANNEL_LIMIT, MUST, check,
+                                                  expect_closed, expect_consume_accepted, expect_open,
+                                                  receive, rule)
 
 RULE = rule("CON-25", "A consume beyond consumer_max_per_channel is refused; earlier consumers keep working",
             strength=MUST, guide=CONSUMERS, section="limiting-the-number-of-consumers-per-channel",

@@ -12,7 +12,10 @@ five messages."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, QUEUE_TYPES, expect_only_the_active_consumer_fed, require_single_active_consumer, rule, single_active_consumers
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES,
+                                                  expect_only_the_active_consumer_fed,
+                                                  require_single_active_consumer, rule,
+                                                  single_active_consumers)
 
 RULE = rule("CON-26", "Single active consumer: the waiting consumer gets nothing while the active one is full",
             strength=MUST, guide=CONSUMERS, section="single-active-consumer")

@@ -17,7 +17,8 @@ single-active one only the active consumer's."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, QUEUE_TYPES, check, deliveries_across, observe, rule, single_active_consumers, who_got
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, check, deliveries_across,
+                                                  observe, rule, single_active_consumers, who_got)
 
 RULE = rule("CON-27", "Single active consumer cannot be enabled by a policy: the key is refused or has no effect",
             strength=MUST, guide=CONSUMERS, section="single-active-consumer")

@@ -4,7 +4,8 @@ consumer gets at least one. How evenly and in which turn they share is CON-14 (S
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, QUEUE_TYPES, deliveries_to_equal_consumers, expect_no_consumer_starves, observe, rule, shares
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, deliveries_to_equal_consumers,
+                                                  expect_no_consumer_starves, observe, rule, shares)
 
 RULE = rule("CON-28", "Consumers of equal priority do not starve: each gets some of the messages",
             strength=MUST, guide=CONSUMERS, section="priority",

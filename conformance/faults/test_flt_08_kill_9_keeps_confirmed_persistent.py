@@ -9,7 +9,8 @@ how fast the broker persists a fresh declaration."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, ConfirmLedger, CrashQueue, check, drain_queue, message_ids, queue_answers, receive, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, ConfirmLedger, CrashQueue, check,
+                                                  drain_queue, message_ids, queue_answers, receive, rule)
 from amqp_conformance.fixtures.core import timeouts
 from amqp_conformance.fixtures.vocabulary.history import expect_none
 

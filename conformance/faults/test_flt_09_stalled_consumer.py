@@ -14,7 +14,8 @@ import pytest
 
 from amqp_conformance.amqp_faults import stall
 from amqp_conformance.amqp_faults.workloads import HEARTBEAT_S, publish_confirmed
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, Delivery, check, deliveries_until_quiet, expect_open, message_ids, observe, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, Delivery, check, deliveries_until_quiet,
+                                                  expect_open, message_ids, observe, rule)
 from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("FLT-09", "A consumer that stops reading loses nothing; the prefetch holds under back-pressure",

@@ -8,7 +8,10 @@ import pytest
 
 from amqp_conformance.amqp_faults import latency
 from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, observe, rule
-from amqp_conformance.fixtures.vocabulary.perf import FILL_SECONDS, MAX_MESSAGES, PERFTEST, PERFTEST_SECONDS, REPETITIONS, Figure, attach_figures, consume_rate, fill, perftest_classpath, perftest_consumer, perftest_fill_withheld, ratio
+from amqp_conformance.fixtures.vocabulary.perf import (FILL_SECONDS, MAX_MESSAGES, PERFTEST, PERFTEST_SECONDS,
+                                                       REPETITIONS, Figure, attach_figures, consume_rate,
+                                                       fill, perftest_classpath, perftest_consumer,
+                                                       perftest_fill_withheld, ratio)
 
 RULE = rule("PERF-02", "Consumer delivery rate by prefetch and with automatic ack, direct and over latency",
             strength=INFO, guide=CONFIRMS, section="channel-qos-prefetch-throughput")

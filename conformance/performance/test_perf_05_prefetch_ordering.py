@@ -9,7 +9,8 @@ import pytest
 
 from amqp_conformance.amqp_faults import latency
 from amqp_conformance.fixtures.vocabulary import CONFIRMS, SHOULD, non_strict, observe, rule
-from amqp_conformance.fixtures.vocabulary.perf import FILL_SECONDS, MAX_MESSAGES, REPETITIONS, Figure, attach_figures, consume_rate, fill, ratio
+from amqp_conformance.fixtures.vocabulary.perf import (FILL_SECONDS, MAX_MESSAGES, REPETITIONS, Figure,
+                                                       attach_figures, consume_rate, fill, ratio)
 
 RULE = rule("PERF-05", "Prefetch 100-300 outpaces prefetch 1, by more over latency; automatic ack is the fastest",
             strength=SHOULD, guide=CONFIRMS, section="channel-qos-prefetch-throughput")

@@ -4,7 +4,8 @@ slot is freed by whichever delivery is acked: the lowest tag, or any other."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, expect_released, fill_prefetch, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, expect_released, fill_prefetch,
+                                                  rule)
 
 RULE = rule("QOS-01", "With prefetch N at most N deliveries are unacked; each ack lets one more through",
             strength=MUST, guide=CONFIRMS, section="channel-qos-prefetch")

@@ -3,7 +3,8 @@ multiple=true frees k prefetch slots: k more deliveries follow, and no more."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, check, deliveries_until_quiet, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, check, deliveries_until_quiet,
+                                                  rule)
 
 RULE = rule("QOS-07", "Acking or nacking k deliveries at once releases k more",
             strength=MUST, guide=CONFIRMS, section="channel-qos-prefetch")

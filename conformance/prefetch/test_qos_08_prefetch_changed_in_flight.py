@@ -6,7 +6,8 @@ scope did is recorded."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, Closed, deliveries_until_quiet, expect_deliveries, observe, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, INFO, Closed, deliveries_until_quiet,
+                                                  expect_deliveries, observe, rule)
 
 RULE = rule("QOS-08", "A prefetch lowered in flight may be exceeded briefly, then holds (recorded)",
             strength=INFO, guide=CONFIRMS, section="channel-qos-prefetch")

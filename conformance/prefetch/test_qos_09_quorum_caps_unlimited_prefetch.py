@@ -3,7 +3,8 @@ most 2000 unacked deliveries from a quorum queue. The number reached is recorded
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, ConfirmLedger, deliveries_until_quiet, observe, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, INFO, ConfirmLedger, deliveries_until_quiet,
+                                                  observe, rule)
 
 RULE = rule("QOS-09", "Quorum queues cap an unlimited prefetch (2000; the number reached is recorded)",
             strength=INFO, guide=CONFIRMS, section="channel-qos-prefetch", requires=("confirms",))

@@ -7,7 +7,9 @@ global as per consumer. That documented outcome is reported non-strict with its 
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, Closed, check, deliveries_until_quiet, expect_released, fill_prefetch, non_strict, observe, rule, unsupported
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, Closed, check,
+                                                  deliveries_until_quiet, expect_released, fill_prefetch,
+                                                  non_strict, observe, rule, unsupported)
 
 RULE = rule("QOS-10", "Acking any one outstanding delivery frees exactly one slot (a raised prefetch: SHOULD)",
             strength=MUST, guide=CONFIRMS, section="channel-qos-prefetch")

@@ -4,7 +4,8 @@ slots held (the tags are outstanding again and can be settled anew)."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, SETTLE_METHODS, expect_released, fill_prefetch, rule, settle
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, SETTLE_METHODS,
+                                                  expect_released, fill_prefetch, rule, settle)
 
 RULE = rule("QOS-11", "Settles inside a transaction free prefetch slots only at tx.commit",
             strength=MUST, guide=CONFIRMS, section="channel-qos-prefetch", requires=("tx",))

@@ -9,7 +9,9 @@ basic.qos (consumer-prefetch guide), the limit of a consumer started after the c
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, Closed, check, deliveries_until_quiet, expect_deliveries, expect_released, observe, rule, unsupported
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, Closed, check, deliveries_until_quiet,
+                                                  expect_deliveries, expect_released, observe, rule,
+                                                  unsupported)
 
 RULE = rule("QOS-12", "A lowered prefetch holds once the deliveries above it are settled",
             strength=MUST, guide=CONFIRMS, section="channel-qos-prefetch")

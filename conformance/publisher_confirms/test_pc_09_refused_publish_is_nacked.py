@@ -3,7 +3,8 @@ x-overflow=reject-publish), the broker confirms that publish with basic.nack."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, check, rule, unsupported
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, check, rule,
+                                                  unsupported)
 
 RULE = rule("PC-09", "A publish the queue refuses (reject-publish overflow) is nacked",
             strength=MUST, guide=CONFIRMS, section="server-sent-nacks", requires=("confirms",))

@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, Confirm, ConfirmLedger, QUEUE_TYPES, attach, observe, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, INFO, Confirm, ConfirmLedger, QUEUE_TYPES, attach,
+                                                  observe, rule)
 
 RULE = rule("PC-12", "Confirm latency of persistent messages under steady load (percentiles recorded)",
             strength=INFO, guide=CONFIRMS, section="publisher-confirms-latency", requires=("confirms",),

@@ -6,7 +6,8 @@ node holding no replica, is not run here.)"""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, check, expect_deliveries, expect_open, observe, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, check,
+                                                  expect_deliveries, expect_open, observe, rule)
 
 RULE = rule("PC-19", "Publish confirms arrive while a consumer holds every delivery of the queue unacked",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("confirms",))

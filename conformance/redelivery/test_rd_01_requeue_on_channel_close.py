@@ -3,7 +3,8 @@ come back with redelivered=true. The connection itself stays open."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, expect_open, expect_returned, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, expect_open, expect_returned,
+                                                  rule)
 
 RULE = rule("RD-01", "Closing a channel requeues its unacked deliveries; they come back with redelivered=true",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")

@@ -5,7 +5,8 @@ delivery carries the flag)."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, expect_closed, expect_returned, get_unacked, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, expect_closed, expect_returned,
+                                                  get_unacked, rule)
 
 RULE = rule("RD-03", "A channel closed by a protocol exception requeues its unacked deliveries",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")

@@ -3,7 +3,8 @@ deliveries still unacked, never one already acked."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, expect_nothing_returns, expect_returned, get_unacked, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, expect_nothing_returns,
+                                                  expect_returned, get_unacked, rule)
 
 RULE = rule("RD-05", "Acked deliveries are not requeued by the close that follows",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")

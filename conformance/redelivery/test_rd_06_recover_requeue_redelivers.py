@@ -4,7 +4,8 @@ A broker without basic.recover is unsupported (the probe's reply is the evidence
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, check, expect_deliveries, recover, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, check, expect_deliveries,
+                                                  recover, rule)
 
 RULE = rule("RD-06", "basic.recover(requeue=true) redelivers unacked messages with redelivered=true",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")

@@ -3,7 +3,8 @@ neither closing the consumer's connection nor basic.recover brings them back."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, Delivery, check, expect_nothing_returns, recover, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, Delivery, check, expect_nothing_returns,
+                                                  recover, rule)
 from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("RD-08", "Automatic-ack deliveries are not redelivered after close or recover",

@@ -9,7 +9,9 @@ rejected ones breaks the rule."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, dead_letter_to, expect_dead_lettered, expect_nothing_returns, expect_open, get_unacked, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, dead_letter_to,
+                                                  expect_dead_lettered, expect_nothing_returns, expect_open,
+                                                  get_unacked, rule)
 
 RULE = rule("RQ-02", "requeue=false drops the message, or dead-letters it when the queue has a dead-letter exchange",
             strength=MUST, guide=CONFIRMS, section="consumer-nacks-requeue")

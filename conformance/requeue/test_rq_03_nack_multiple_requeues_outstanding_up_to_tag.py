@@ -3,7 +3,8 @@ outstanding up to and including its tag: not one acked before, not one above the
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, expect_open, expect_returned, get_unacked, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, expect_open, expect_returned,
+                                                  get_unacked, rule)
 
 RULE = rule("RQ-03", "nack multiple=true requeues every outstanding tag up to N, not ones already acked",
             strength=MUST, guide=CONFIRMS, section="consumer-nacks-requeue")

@@ -3,7 +3,8 @@ received so far": every outstanding delivery of the channel goes back to the que
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, expect_open, expect_returned, get_unacked, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, expect_open, expect_returned,
+                                                  get_unacked, rule)
 
 RULE = rule("RQ-04", "nack(0, multiple=true, requeue=true) requeues everything outstanding",
             strength=MUST, guide=CONFIRMS, section="consumer-nacks-requeue")

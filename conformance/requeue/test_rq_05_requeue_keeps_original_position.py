@@ -7,7 +7,8 @@ non-strict."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, SHOULD, QUEUE_TYPES, check, get_unacked, observe, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, SHOULD, QUEUE_TYPES, check, get_unacked, observe,
+                                                  rule)
 
 RULE = rule("RQ-05", "A requeued message goes back to its original position where possible",
             strength=SHOULD, guide=CONFIRMS, section="consumer-nacks-requeue",

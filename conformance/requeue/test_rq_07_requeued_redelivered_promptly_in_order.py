@@ -10,7 +10,8 @@ import time
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, QUEUE_TYPES, SHOULD, check, deliveries_until_quiet, fill_prefetch, observe, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, QUEUE_TYPES, SHOULD, check,
+                                                  deliveries_until_quiet, fill_prefetch, observe, rule)
 
 RULE = rule("RQ-07", "A requeued message goes promptly to a consumer with free capacity, in requeue order",
             strength=SHOULD, guide=CONFIRMS, section="consumer-nacks-requeue")

@@ -4,7 +4,8 @@ before a commit."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, TX_ENDINGS, check, end_transaction, expect_visible_at_once, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, TX_ENDINGS, check, end_transaction,
+                                                  expect_visible_at_once, rule)
 
 RULE = rule("TX-04", "Publishes in a transaction are invisible until commit; rollback and close discard them",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))

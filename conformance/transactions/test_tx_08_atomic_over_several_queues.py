@@ -5,7 +5,8 @@ shows all of them as soon as commit-ok comes (read at once, not awaited), and tx
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, TX_ENDINGS, check, end_transaction, expect_visible_at_once, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, TX_ENDINGS, check,
+                                                  end_transaction, expect_visible_at_once, rule)
 
 RULE = rule("TX-08", "A transaction over several publishes to several queues is all or nothing",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))

@@ -8,7 +8,9 @@ settles did at the commit, or, after a rollback, on their standing as applied.)"
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, TX_ENDINGS, check, end_transaction, expect_nothing_returns, expect_returned, get_unacked, non_strict, observe, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, TX_ENDINGS, check,
+                                                  end_transaction, expect_nothing_returns, expect_returned,
+                                                  get_unacked, non_strict, observe, rule)
 
 RULE = rule("TX-09", "nack and reject in a transaction take effect at commit; rollback leaves them unsettled",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))

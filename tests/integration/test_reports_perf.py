@@ -11,10 +11,11 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary.perf import FIGURES_ATTACHMENT, PERFTEST, Figure, figures_json, ratio, steady_rate
+from amqp_conformance.fixtures.vocabulary.perf import (FIGURES_ATTACHMENT, PERFTEST, Figure, figures_json,
+                                                       ratio, steady_rate)
 from amqp_conformance.reports import landing, synthetic
 from amqp_conformance.reports.build import build
-from tests.integration.test_reports_pipeline import make_run, spark  # noqa: F401 - the shared SparkSession fixture
+from tests.integration.test_reports_pipeline import (make_run, spark)  # noqa: F401 - the shared SparkSession fixture
 
 pytestmark = [pytest.mark.spark, pytest.mark.timeout(300)]
 

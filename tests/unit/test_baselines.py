@@ -4,7 +4,8 @@ labelled new, and --write-baseline keeps the reasons of unchanged cases."""
 
 import pytest
 
-from amqp_conformance.fixtures.plugin.baselines import BASELINE_DIR, KNOWN, NEW, Expectation, classify, expectation_for, load, parent_of, path_of, write
+from amqp_conformance.fixtures.plugin.baselines import (BASELINE_DIR, KNOWN, NEW, Expectation, classify,
+                                                        expectation_for, load, parent_of, path_of, write)
 from amqp_conformance.fixtures.commands.catalogue import load_all_rules
 from amqp_conformance.fixtures.brokers.registry import MANAGED_BROKERS
 from amqp_conformance.fixtures.core.outcomes import EXPECTABLE

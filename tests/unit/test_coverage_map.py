@@ -3,7 +3,9 @@ statement names has a module, every rule module checks at least one statement, e
 entry says how far it is covered in the map's own terms, and no statement is "full" on
 INFO rules alone."""
 
-from amqp_conformance.fixtures.commands.catalogue import COVERAGE_KINDS, COVERAGE_LINE, README, can_judge, coverage_listing, coverage_statements, coverage_summary, load_all_rules
+from amqp_conformance.fixtures.commands.catalogue import (COVERAGE_KINDS, COVERAGE_LINE, README, can_judge,
+                                                          coverage_listing, coverage_statements,
+                                                          coverage_summary, load_all_rules)
 from amqp_conformance.fixtures.core.rules import REGISTRY, RULE_ID
 
 load_all_rules()

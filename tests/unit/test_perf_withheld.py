@@ -4,7 +4,8 @@ cannot be filled in time) or take the broker down (conformance/brokers.toml, haz
 from types import SimpleNamespace
 
 from amqp_conformance.fixtures.vocabulary.broker import BrokerInfo
-from amqp_conformance.fixtures.vocabulary.perf import PERFTEST_FILL_S, perftest_fill_withheld, perftest_withheld
+from amqp_conformance.fixtures.vocabulary.perf import (PERFTEST_FILL_S, perftest_fill_withheld,
+                                                       perftest_withheld)
 
 
 def broker(product: str, version: str) -> SimpleNamespace:

@@ -4,7 +4,8 @@ or worker options."""
 
 import pytest
 
-from amqp_conformance.fixtures.plugin.selection import CASES_PER_WORKER, SERIAL_UP_TO, counting_args, default_workers, workers_for
+from amqp_conformance.fixtures.plugin.selection import (CASES_PER_WORKER, SERIAL_UP_TO, counting_args,
+                                                        default_workers, workers_for)
 
 
 @pytest.mark.parametrize("cases, workers", [

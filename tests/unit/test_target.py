@@ -2,7 +2,8 @@
 
 import pytest
 
-from amqp_conformance.fixtures.wire.target import BadTargetError, BrokerTarget, mask_secrets, mask_url, targets_from_urls
+from amqp_conformance.fixtures.wire.target import (BadTargetError, BrokerTarget, mask_secrets, mask_url,
+                                                   targets_from_urls)
 
 
 @pytest.mark.parametrize("url, expected", [

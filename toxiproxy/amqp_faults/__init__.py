@@ -4,7 +4,8 @@ toxiproxy-python, named fault scenarios, and the FLT-05 profiles. Named amqp_fau
 `toxiproxy`; see toxiproxy/README.md."""
 
 from .client import FaultProxy, Toxic, ToxiproxyAPI, ToxiproxyError
-from .faults import Fault, FaultInjector, bandwidth, down, latency, limit_data, reset_peer, silent_peer, slicer, slow_close, stall
+from .faults import (Fault, FaultInjector, bandwidth, down, latency, limit_data, reset_peer, silent_peer,
+                     slicer, slow_close, stall)
 
 __all__ = ["FaultProxy", "Toxic", "ToxiproxyAPI", "ToxiproxyError", "Fault", "FaultInjector", "bandwidth",
            "down", "latency", "limit_data", "reset_peer", "silent_peer", "slicer", "slow_close", "stall"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pamqp import commands as spec
 
-from tests.frame_proxy import CONFIRMS, SETTLES, Command, NamedRewrite, changed, replaced  # noqa: F401 (the mutants' vocabulary)
+from tests.frame_proxy import (CONFIRMS, SETTLES, Command, NamedRewrite, changed, replaced)  # noqa: F401 (the mutants' vocabulary)
 
 
 
