@@ -84,7 +84,7 @@ def test_two_cases_of_one_rule_need_labels_to_have_keys_of_their_own(tmp_path):
 
 
 def test_a_deviation_is_decided_in_one_place_and_the_run_only_counts_it(tmp_path):
-    """amqp_conformance.fixtures.plugin.judge classifies each case once, into its CaseResult (amqp_conformance.fixtures.plugin.judging calls
+    """amqp_conformance.fixtures.plugin.judge classifies each case once, into its CaseResult (amqp_conformance.fixtures.plugin.judge calls
     it); nothing else calls either classify, and the baseline run records the result's
     deviation as it stands."""
     from amqp_conformance.fixtures.plugin.baselines import BaselineRun
@@ -93,7 +93,7 @@ def test_a_deviation_is_decided_in_one_place_and_the_run_only_counts_it(tmp_path
 
     callers = sorted(str(p.relative_to(REPO)) for folder in ("fixtures", "toxiproxy", "reports")
                      for p in (REPO / folder).rglob("*.py") if "classify(" in p.read_text())
-    assert callers == ["fixtures/plugin/baselines.py", "fixtures/plugin/judge.py", "fixtures/plugin/judging.py"], callers
+    assert callers == ["fixtures/plugin/baselines.py", "fixtures/plugin/judge.py"], callers
     importers = [path for path in callers if "classify as " in (REPO / path).read_text()]
     assert importers == ["fixtures/plugin/judge.py"], importers  # the baselines' classify: the judge alone
     (tmp_path / "b.toml").write_text('[cases."RD-01[classic]"]\noutcome = "fail"\nreason = "r"\nreference = "x"\n')

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from amqp_conformance.fixtures.plugin import judge
 from amqp_conformance.fixtures.vocabulary import checks
 from amqp_conformance.fixtures.vocabulary.history import History, check_history
 from amqp_conformance.fixtures.core.outcomes import CHECK_ATTACHMENT, HISTORY_ATTACHMENT
@@ -61,6 +60,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", f"{PROFILE_MARKER}(name): an FLT-05 copy run through a network profile")
+    # Imported here, once pytest has loaded the judge as a plugin (its asserts rewritten).
+    from amqp_conformance.fixtures.plugin import judge
+
     judge.add_reading("a handshake that fails through a fault", judge.Reading(
         ConnectFailed, _handshake_through_the_link, by_case_strength=False))
     workerinput = getattr(config, "workerinput", None)
@@ -263,7 +265,7 @@ def _empty_callspec(suffix: str):
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call):
     """The message history and its check go into the test's record (attachments and
-    observations), before the judge (amqp_conformance.fixtures.plugin.judging, an outer wrapper) builds the case's
+    observations), before the judge (amqp_conformance.fixtures.plugin.judge, an outer wrapper) builds the case's
     record from it; its sinks write them to JUnit and Allure."""
     report = yield
     if call.excinfo is not None and call.excinfo.errisinstance(ToxiproxyMissing):
