@@ -17,6 +17,9 @@ def main() -> int:
     if command == "bench":
         from .bench import main as bench
         return bench(args)
+    if command in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0
     print(__doc__.strip(), file=sys.stderr)
     return 2
 
