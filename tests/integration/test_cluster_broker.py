@@ -53,7 +53,7 @@ def test_three_nodes_form_cut_one_pair_heal_and_stop(kind):
             others = [name for name in names if name != names[index]]
             assert seen_within(cluster, index, others, HEAL_WINDOW_S) == others
     finally:
-        processes = [n.process for n in cluster.nodes] + list(cluster._epmds)
+        processes = [n.process for n in cluster.nodes] + [n._epmd for n in cluster.nodes]
         cluster.cleanup()
     assert all(p is None or p.poll() is not None for p in processes)
     assert not cluster.workdir.exists() and not any(n.workdir.exists() for n in cluster.nodes)

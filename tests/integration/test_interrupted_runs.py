@@ -47,16 +47,22 @@ SELECTIONS = {  # what runs long enough to be stopped in the middle, and started
 }
 
 
+def _docker_answers(*command: str) -> bool:
+    try:
+        return subprocess.run(["docker", *command], capture_output=True, timeout=20).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+# CI's machine has the Docker client but no engine: nothing there can have been labelled.
+DOCKER_ENGINE = _docker_answers("info")
+
+
 def _docker_missing() -> str | None:
     """Why a docker:IMAGE run cannot start here, or None."""
-    def answers(*command: str) -> bool:
-        try:
-            return subprocess.run(["docker", *command], capture_output=True, timeout=20).returncode == 0
-        except (OSError, subprocess.TimeoutExpired):
-            return False
-    if not answers("info"):
+    if not DOCKER_ENGINE:
         return "no Docker engine answers here (docker info)"
-    if not answers("image", "inspect", DOCKER_IMAGE):
+    if not _docker_answers("image", "inspect", DOCKER_IMAGE):
         return f"image {DOCKER_IMAGE} is not here: ci/brokers docker"
     return None
 
@@ -141,8 +147,7 @@ class MarkedRun:
     @staticmethod
     def containers(owner: int | None) -> list[str]:
         """Containers, running or not, that `owner` labelled as its own (amqp_conformance.fixtures.brokers.lifeline)."""
-        # No engine here (CI's machine has the client only): nothing can have been labelled.
-        if owner is None or DOCKER_MISSING is not None and DOCKER_MISSING.startswith("no Docker engine"):
+        if owner is None or not DOCKER_ENGINE:
             return []
         listed = subprocess.run(["docker", "ps", "--all", "--quiet", "--filter", f"label={OWNER_LABEL}={owner}"],
                                 capture_output=True, text=True, timeout=30, check=True)
