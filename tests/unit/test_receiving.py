@@ -78,3 +78,44 @@ def test_until_quiet_keeps_the_late_ones_and_records_a_close():
     got = run(deliveries_until_quiet(channel, expected=2, quiet=0.1))
     assert [d.body for d in got] == [b"a", b"b", b"late"]
     assert "channel closed while counting deliveries" in checks.current().observations
+
+
+class RacingChannel:
+    """Stands in for a WireChannel among racing consumers: one delivery arrives at a
+    signal. With `slow_wake`, its waiter needs a few more loop turns to return, and a
+    cancel landing meanwhile is swallowed and the delivery returned anyway, as Python
+    3.11's asyncio.wait_for does when the inner result arrives with the cancel."""
+
+    def __init__(self, body: bytes, arrived: asyncio.Event, slow_wake: bool = False):
+        self.inbox, self.body, self.arrived, self.slow_wake = [], body, arrived, slow_wake
+        self.is_open, self.delivered = True, False
+
+    def take(self, kind):
+        taken, self.inbox = self.inbox, []
+        return taken
+
+    async def watch(self, *kinds, within):
+        if self.delivered:
+            await asyncio.sleep(within)
+            return None
+        try:
+            await self.arrived.wait()
+            for _ in range(3 if self.slow_wake else 0):
+                await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            pass
+        self.delivered = True
+        return delivery(self.body, 1)
+
+
+def test_deliveries_across_keeps_a_delivery_its_cancelled_waiter_took():
+    from amqp_conformance.fixtures.vocabulary.receiving import deliveries_across
+
+    async def race():
+        arrived = asyncio.Event()
+        quick, slow = RacingChannel(b"m3", arrived), RacingChannel(b"m1", arrived, slow_wake=True)
+        asyncio.get_running_loop().call_later(0.01, arrived.set)
+        return await deliveries_across([quick, slow], 2, within=0.5)
+
+    seen = asyncio.run(race())
+    assert sorted(d.body for _, d in seen) == [b"m1", b"m3"]
