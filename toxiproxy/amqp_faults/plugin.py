@@ -209,6 +209,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             continue
         if item.get_closest_marker("fault") is not None:
             continue  # a fault test already (PC-10 crashes its own node): no network profile on top
+        if item.get_closest_marker("cluster") is not None:
+            continue  # a cluster's case (PC-19/no-replica): the profile's proxy fronts one node only
         for profile in PROFILES:
             copies.append(_copy_through(item, profile))
     items.extend(copies)
