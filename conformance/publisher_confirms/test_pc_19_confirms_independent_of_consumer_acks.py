@@ -39,7 +39,8 @@ async def test_confirms_arrive_on_a_node_without_a_replica(cluster_nodes, queue_
                                             arguments=ONE_REPLICA[queue_type])
     leader = await cluster.leader(queue, asking=HOME) if queue_type == "quorum" else HOME
     observe("queue's only replica", f"{cluster.names[HOME]} (declared there)" if leader == HOME else
-            f"declared through {cluster.names[HOME]}; its leader as that node knows it: {leader}")
+            f"{cluster.names[HOME]} (declared there; its leader is not visible over AMQP)" if leader is None else
+            f"declared through {cluster.names[HOME]}, yet led by {cluster.names[leader]}")
     consumer = await (await cluster.connection(HOME)).channel()
     await hold_every_delivery(consumer, queue)
     publisher = await (await cluster.connection(ELSEWHERE)).channel()
