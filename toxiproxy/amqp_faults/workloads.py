@@ -17,7 +17,7 @@ from amqp_conformance.fixtures.core import timeouts
 from amqp_conformance.fixtures.vocabulary.confirms import CUT, ConfirmLedger, message_ids
 from amqp_conformance.fixtures.wire.frames import Command, content
 from amqp_conformance.fixtures.vocabulary.receiving import drain_queue, receive
-from amqp_conformance.fixtures.vocabulary.checks import non_strict, observe
+from amqp_conformance.fixtures.vocabulary.checks import check, non_strict, observe
 from amqp_conformance.fixtures.wire.dialogue import Confirm, Delivery, NoReply, WireChannel
 
 from .faults import Fault, FaultInjector, down, limit_data, reset_peer, silent_peer
@@ -206,6 +206,20 @@ async def cut_consumer(faults: FaultInjector, queue: str, ids: list[str], cut: C
     returned = await drain(faults, queue, expect=set(ids) - set(acked), within=window)
     await faults.remove(fault)
     return CutOutcome(seen, acked, returned, closed_after)
+
+
+def expect_deliveries_before_the_cut(outcome: CutOutcome, cut: ConsumerCut, requirement: str, *,
+                                     unexercised: str) -> None:
+    """The cut consumer received deliveries before the cut (`requirement`), or, for a cut
+    counted in bytes (delivery_cut_bytes assumes one body frame per message), a broker that
+    frames content in more frames (allowed) spent those bytes before the first delivery was
+    whole: then what needs a seen delivery (`unexercised`) is recorded "not exercised" and
+    the caller still judges requeue and loss."""
+    if not outcome.seen and cut.start == "before-consume":
+        observe("not exercised", f"{unexercised}: the cut came before the first whole delivery "
+                                 "(the broker frames content with more overhead than the computed cut point)")
+    else:
+        check(bool(outcome.seen), requirement, expected="at least one", actual="none")
 
 
 def report_close_latency(closed_after: float | None) -> None:
