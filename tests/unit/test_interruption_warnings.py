@@ -23,3 +23,43 @@ def test_the_interrupt_inside_a_hook_wrapper_is_not_reported():
 
 def test_any_other_exception_inside_a_hook_wrapper_still_is():
     assert _reported("ValueError: a real failure")
+
+
+def _unread_task_ends_reported(handler) -> list[str]:
+    """What the loop reports of a task that fails after nobody awaits it any more."""
+    import asyncio
+    import gc
+    import logging
+
+    said: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            said.append(record.getMessage())
+
+    keep = Keep()
+    logging.getLogger("asyncio").addHandler(keep)
+    loop = asyncio.new_event_loop()
+    try:
+        if handler is not None:
+            loop.set_exception_handler(handler)
+
+        async def wakes_to_a_lost_connection():
+            raise ConnectionError("connection lost while waiting for the reply to Channel.Open")
+
+        task = loop.create_task(wakes_to_a_lost_connection())
+        loop.run_until_complete(asyncio.sleep(0))
+        del task
+        gc.collect()
+        loop.call_exception_handler({"message": "something else the loop saw"})
+    finally:
+        loop.close()
+        logging.getLogger("asyncio").removeHandler(keep)
+    return said
+
+
+def test_after_an_interrupt_an_abandoned_case_ends_without_a_traceback():
+    from amqp_conformance.fixtures.plugin.interruption import quiet_about_abandoned_tasks
+
+    assert any("never retrieved" in line for line in _unread_task_ends_reported(None))  # the symptom
+    assert _unread_task_ends_reported(quiet_about_abandoned_tasks) == ["something else the loop saw"]
