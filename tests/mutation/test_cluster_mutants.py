@@ -1,17 +1,21 @@
 """The live cluster mutants of tests/mutation/cluster_mutants.py are killed: a managed three-node
-cluster (rabbitmq-3.10-cluster), the suite run with the proxy in front of node 2, and
+cluster (rabbitmq-3.10-cluster), the suite run with the proxy in front of node 2 (and node 1
+for PC-19's mutant), and
 each case of a broken rule judged twice in the one session, through the pass-through
 proxy (it must pass: the proxy alone changes nothing) and through the mutant (it must
-fail, for the reason the mutant gives). About 2 min: one cluster start and two cases.
+fail, for the reason the mutant gives). About 2 min: one cluster start and six cases.
 Before that, without a broker: what the mutant drops, and when."""
 
 import pytest
+import asyncio
+
 from pamqp import commands as spec
 from pamqp.body import ContentBody
 from pamqp.header import ContentHeader
 
 from amqp_conformance.fixtures.wire.frames import Command
-from tests.mutation.cluster_mutants import CLUSTER_MUTANTS, PASS_THROUGH, DeliveryLostAfterHeal
+from tests.mutation.cluster_mutants import (CLUSTER_MUTANTS, PASS_THROUGH, ConfirmsWaitForConsumerAcksAcrossNodes,
+                                           DeliveryLostAfterHeal)
 from tests.mutation.mutant_proxy import TO_BROKER, TO_CLIENT, Link, MutantProxy
 from tests.suite_runs import run_suite
 from tests.mutation.test_mutant_proxy import CollectingWriter
@@ -19,7 +23,9 @@ from tests.mutation.test_mutant_proxy import CollectingWriter
 # What a killed mutant's failure must name: the checker's finding, not some other error.
 # What each mutant's case must report: the history's "lost:", or CLU-03's own check after
 # the heal, which takes every confirmed message and meets the dropped delivery first.
-FINDINGS = {"delivery_lost_after_heal": ("lost:", "still queued when the partition healed")}
+# PC-19's case fails on its own check: its publishes never all acked while the consumer holds.
+FINDINGS = {"delivery_lost_after_heal": ("lost:", "still queued when the partition healed"),
+            "confirms_wait_for_consumer_acks_across_nodes": ("every publish is acked",)}
 
 
 def message(channel: int, method, message_id: str) -> Command:
@@ -57,6 +63,30 @@ async def test_only_a_confirmed_message_delivered_after_the_heal_is_dropped_and_
     assert to_broker.data[acked:] == Command(1, spec.Basic.Ack(delivery_tag=3)).encode()
     await link.handle(TO_CLIENT, deliver(4, "confirmed"))
     assert len(to_client.data) > sent, "only one delivery is dropped"
+
+
+async def test_confirms_on_one_node_wait_for_a_consumer_on_another():
+    mutant = ConfirmsWaitForConsumerAcksAcrossNodes()
+    mutant.proxies = [MutantProxy("127.0.0.1", 1, mutant), MutantProxy("127.0.0.1", 2, mutant)]
+    consumer = Link(mutant.proxies[0], CollectingWriter(), CollectingWriter())
+    publisher_sees = CollectingWriter()
+    publisher = Link(mutant.proxies[1], publisher_sees, CollectingWriter())
+    for proxy, link in zip(mutant.proxies, (consumer, publisher)):
+        proxy.links.append(link)
+    for cmd in [Command(1, spec.Basic.Consume(queue="q", consumer_tag="c")),
+                Command(1, spec.Basic.ConsumeOk(consumer_tag="c"))]:
+        await consumer.handle(TO_BROKER if isinstance(cmd.method, spec.Basic.Consume) else TO_CLIENT, cmd)
+    await consumer.handle(TO_CLIENT, deliver(1, "held"))
+    await publisher.handle(TO_BROKER, Command(1, spec.Confirm.Select()))
+    await publisher.handle(TO_CLIENT, Command(1, spec.Confirm.SelectOk()))
+    await publisher.handle(TO_BROKER, message(1, spec.Basic.Publish(routing_key="q"), "more"))
+    sent = len(publisher_sees.data)
+    await publisher.handle(TO_CLIENT, Command(1, spec.Basic.Ack(delivery_tag=1)))
+    await asyncio.sleep(mutant.poll_s * 3)
+    assert len(publisher_sees.data) == sent and mutant.dropped, "the confirm waits while the other node's consumer holds"
+    await consumer.handle(TO_BROKER, Command(1, spec.Basic.Ack(delivery_tag=1)))
+    await asyncio.sleep(mutant.poll_s * 3)
+    assert publisher_sees.data[sent:] == Command(1, spec.Basic.Ack(delivery_tag=1)).encode(), "released once acked"
 
 
 @pytest.mark.integration

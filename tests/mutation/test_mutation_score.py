@@ -115,7 +115,8 @@ class Score:
         if [r for r in self.no_test if r not in managed_only]:
             notes.append("no test yet: " + ids([r for r in self.no_test if r not in managed_only]))
         if set(self.no_test) & managed_only:
-            notes.append("not judged through the proxy (needs a broker the suite restarts or configures): "
+            notes.append("judged on the suite's own node by test_node_mutants.py, not through a URL "
+                         "(needs a broker the suite restarts or configures): "
                          + ids(sorted(set(self.no_test) & managed_only)))
         if self.moved_controls:
             notes.append("controls moved: " + ids(self.moved_controls))

@@ -10,7 +10,8 @@ QOS-05/06/08/09, PC-12/13/17, TX-07, CON-08, CON-13, FLT-06) have no verdict to 
 that way); RQ-05, RQ-07 and RQ-09 (SHOULD, ordering among messages, and RQ-07's
 promptness) need the proxy to hold a queue's contents, which it cannot. CON-24, CON-25 and PC-18
 have mutants judged only on nodes the suite configures or reaches into (their declarations'
-needs=("managed-node",)), as TX-10's only on a node it restarts. "Delivery tags start at 2 on every channel" breaks
+needs=("managed-node",)), and PC-10, TX-10 and FLT-08 only on a node it restarts
+(needs=("restart",)): tests/mutation/test_node_mutants.py judges them there. "Delivery tags start at 2 on every channel" breaks
 no rule: tags stay positive, increasing and per channel; where the count starts is INFO
 (ACK-01 records "contiguous from 1"), so it is not a mutant.
 

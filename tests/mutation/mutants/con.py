@@ -178,8 +178,8 @@ class TimeoutRequeuesOnlyTheLateConsumer(Mutant):
 class TimeoutNeverOff(Mutant):
     """A consumer timeout turned off still fires: the proxy closes a consumer's channel
     (406, as a timeout does) once it has held a delivery unacked for a second. Judged only
-    on a node the suite configures (CON-24 needs consumer_timeout = undefined), so never
-    through the proxy, like TX-10."""
+    on a node the suite configures (CON-24 needs consumer_timeout = undefined):
+    tests/mutation/test_node_mutants.py."""
 
     breaks = ("CON-24",)
     HELD_S = 1.0
@@ -205,7 +205,7 @@ class TimeoutNeverOff(Mutant):
 class ConsumerLimitIgnored(Mutant):
     """A consume beyond consumer_max_per_channel is answered consume-ok: the broker's
     connection.close 530 is hidden from the client. Judged only on a node the suite
-    configures (CON-25), never through the proxy, like TX-10."""
+    configures (CON-25): tests/mutation/test_node_mutants.py."""
 
     breaks = ("CON-25",)
 

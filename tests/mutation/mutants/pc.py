@@ -269,13 +269,21 @@ class ConfirmsWaitForConsumerAcks(ConfirmMutant):
         held.append(cmd)
         return []
 
+    def watched_links(self, link):
+        """The connections whose unacked deliveries hold `link`'s confirms back: its proxy's."""
+        return link.proxy.links
+
     def _release(self, link, channel):
-        live = [other for other in link.proxy.links if not other._writers[TO_BROKER].is_closing()]
+        live = [other for other in self.watched_links(link) if not other._writers[TO_BROKER].is_closing()]
         if any(state.outstanding for other in live for state in other.tracker.channels.values()):
+            self.held_back(link, channel)
             asyncio.get_running_loop().call_later(self.poll_s, self._release, link, channel)
             return
         for held in link.state.pop(("held", channel), []):
             link.send(TO_CLIENT, held, raw=True)
+
+    def held_back(self, link, channel) -> None:
+        """Called each time confirms stay held because a delivery is unacked."""
 
 
 class AcksWithoutConfirmMode(Mutant):
