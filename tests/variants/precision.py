@@ -6,11 +6,20 @@ tuned to RabbitMQ's own choice (fix the rule). Prints the table and writes
 reports/variants.md.
 
   ci/variants [--broker rabbitmq-4.0] [--variants a,b] [suite arguments: -m ..., -k ..., -n 0]
+
+With --own-nodes the cases a URL cannot reach go through the variants instead: the suite
+runs on the managed broker itself (one worker) and tests/variants/fronts.py puts the
+variant's proxy in front of the nodes those cases use (a cluster's nodes, the worker's
+patient and dedicated nodes); only the cases that went through such a proxy are compared:
+
+  ci/variants --own-nodes --broker rabbitmq-cluster -m cluster
+  ci/variants --own-nodes --broker rabbitmq-4.0 -k "con_24 or con_25 or pc_18 or pc_10 or tx_10 or flt_08"
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import tempfile
 import time
@@ -21,6 +30,7 @@ from amqp_conformance.fixtures.brokers.registry import managed_broker
 from tests.frame_proxy import FrameProxy
 from tests.suite_runs import REPO, node_args, outcomes, patient, run_suite
 from tests.variants import VARIANTS, Variant
+from tests.variants.fronts import PASS_THROUGH, VARIANT_ENV
 
 REPORT = REPO / "reports" / "variants.md"
 WHOLE_RUN_S = 1800  # one suite run of the chosen selection (the whole catalogue: ~6 min direct on 2 cores)
@@ -32,6 +42,16 @@ def through(node, target, rewrite, workdir: Path, suite_args: list[str]):
         run = run_suite(workdir, *node_args(node, target.with_address("127.0.0.1", proxy.port).url), *suite_args,
                         timeout=WHOLE_RUN_S)
     return run, list(proxy.errors)
+
+
+def on_own_nodes(broker: str, name: str, workdir: Path, suite_args: list[str]):
+    """One run on the managed broker with `name`'s proxies in front of its own nodes: the
+    run, and only its cases that went through a proxy (their errors)."""
+    run = run_suite(workdir, "--broker", broker, "-p", "no:xdist", "-p", "tests.variants.fronts", "--no-baseline",
+                    *suite_args, timeout=WHOLE_RUN_S, env={VARIANT_ENV: name})
+    run.cases = [case for case in run.cases if "variant_proxy_errors" in case.properties]
+    return run, sorted({e for case in run.cases for e in case.properties["variant_proxy_errors"].split("; ")
+                        if e != "-"})
 
 
 def changes(before: dict, after: dict) -> list[tuple[str, str, str]]:
@@ -60,15 +80,22 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="ci/variants", description=__doc__.split("\n\n")[0])
     parser.add_argument("--broker", default="rabbitmq", help="managed RabbitMQ to run (rabbitmq-4.0, the default; rabbitmq-3.10, rabbitmq-4.3)")
     parser.add_argument("--variants", default="", help="comma-separated variant names (default: all)")
+    parser.add_argument("--own-nodes", action="store_true",
+                        help="the cases on the suite's own nodes (clusters, patient and dedicated nodes) instead")
     ours, suite_args = parser.parse_known_args(argv)
     names = [n.strip() for n in ours.variants.split(",") if n.strip()] or list(VARIANTS)
     unknown = [n for n in names if n not in VARIANTS]
     if unknown:
         parser.error(f"unknown variants {unknown}; known: {', '.join(VARIANTS)}")
-    node = patient(managed_broker(ours.broker))
     rows, started = [], time.monotonic()
-    with node as target, tempfile.TemporaryDirectory(prefix="variants-") as scratch:
-        control, control_errors = through(node, target, None, Path(scratch) / "pass-through", suite_args)
+    if ours.own_nodes:
+        node, target = None, None
+        runs = lambda name, workdir: on_own_nodes(ours.broker, name, workdir, suite_args)  # noqa: E731
+    else:
+        node = patient(managed_broker(ours.broker))
+        runs = lambda name, workdir: through(node, target, VARIANTS.get(name), workdir, suite_args)  # noqa: E731
+    with (node or contextlib.nullcontext()) as target, tempfile.TemporaryDirectory(prefix="variants-") as scratch:
+        control, control_errors = runs(PASS_THROUGH, Path(scratch) / PASS_THROUGH)
         if not control.cases or control_errors:
             print(control.output[-3000:], control_errors, file=sys.stderr)
             return 2
@@ -78,7 +105,7 @@ def main(argv: list[str]) -> int:
         print(f"pass-through: {len(baseline)} cases ({kinds}), {control.seconds:.0f} s", flush=True)
         for name in names:
             variant = VARIANTS[name]
-            run, errors = through(node, target, variant, Path(scratch) / name, suite_args)
+            run, errors = runs(name, Path(scratch) / name)
             moved = changes(baseline, outcomes(run))
             rows.append((variant, moved, errors, run.seconds))
             print(row(variant, moved, errors, run.seconds), flush=True)
@@ -93,7 +120,8 @@ def main(argv: list[str]) -> int:
                f"{time.monotonic() - started:.0f} s")
     print("\n" + table + "\n\n" + summary)
     REPORT.parent.mkdir(exist_ok=True)
-    REPORT.write_text(f"# Conforming variants\n\nmanaged broker {ours.broker}, "
+    REPORT.write_text(f"# Conforming variants\n\nmanaged broker {ours.broker}"
+                      f"{' (its own nodes: tests/variants/fronts.py)' if ours.own_nodes else ''}, "
                       f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n{table}\n\n{summary}\n\n{sources}\n")
     return 0 if exact == len(rows) else 1
 
