@@ -24,6 +24,7 @@ from pamqp import commands as spec
 
 from amqp_conformance.fixtures.vocabulary.cluster import cluster_of
 from amqp_conformance.fixtures.vocabulary.current_run import STATE
+from tests.frame_proxy import in_front_of
 from tests.mutation.mutant_proxy import Identity, MutantProxy
 from tests.mutation.mutants.base import Mutant
 from tests.mutation.mutants.pc import ConfirmsWaitForConsumerAcks
@@ -130,15 +131,13 @@ def cluster_front(request: pytest.FixtureRequest):
     with contextlib.ExitStack() as fronts:
         proxies = []
         for index in fronted_nodes(request.module.RULE.id):
-            node = managed.nodes[index].target
-            proxies.append(fronts.enter_context(MutantProxy(node.host, node.port, mutation)))
-            managed.fronts[index] = node.with_address("127.0.0.1", proxies[-1].port)
+            proxies.append(fronts.enter_context(in_front_of(managed.nodes[index], mutation,
+                                                            fronts=managed.fronts, index=index)))
         if hasattr(mutation, "proxies"):
             mutation.proxies = proxies
         try:
             yield proxies
         finally:
-            managed.fronts.clear()
             request.node.user_properties.append(("mutant_dropped", getattr(mutation, "dropped", None) or "-"))
             request.node.user_properties.append(("mutant_proxy_errors",
                                                  "; ".join(e for p in proxies for e in p.errors) or "-"))

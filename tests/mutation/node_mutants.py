@@ -19,7 +19,8 @@ from __future__ import annotations
 import pytest
 
 from amqp_conformance.fixtures.core.rules import REGISTRY
-from tests.mutation.mutant_proxy import Identity, MutantProxy
+from tests.frame_proxy import in_front_of
+from tests.mutation.mutant_proxy import Identity
 from tests.mutation.mutants import MUTANTS
 
 # A test's broker on a node the worker starts -> that node (amqp_conformance.fixtures.vocabulary:
@@ -58,10 +59,8 @@ def node_front(request: pytest.FixtureRequest):
     (fixture,) = [node for broker, node in NODE_FIXTURES.items() if broker in request.fixturenames]
     node = request.getfixturevalue(fixture)
     mutation = Identity() if name == PASS_THROUGH else type(node_mutants()[name])()
-    with MutantProxy(node.target.host, node.target.port, mutation) as proxy:
-        node.front = node.target.with_address("127.0.0.1", proxy.port)
+    with in_front_of(node, mutation) as proxy:
         try:
             yield proxy
         finally:
-            node.front = None
             request.node.user_properties.append(("mutant_proxy_errors", "; ".join(proxy.errors) or "-"))

@@ -22,7 +22,7 @@ import pytest
 
 from amqp_conformance.fixtures.vocabulary.cluster import cluster_of
 from amqp_conformance.fixtures.vocabulary.current_run import STATE
-from tests.frame_proxy import FrameProxy, Rewrite
+from tests.frame_proxy import Rewrite, in_front_of
 from tests.mutation.node_mutants import NODE_FIXTURES
 from tests.variants import VARIANTS
 
@@ -54,14 +54,10 @@ def variant_fronts(request: pytest.FixtureRequest):
     with contextlib.ExitStack() as stack:
         proxies = []
         for node in nodes:
-            proxies.append(stack.enter_context(FrameProxy(node.target.host, node.target.port, rewrite_named(name))))
-            node.front = node.target.with_address("127.0.0.1", proxies[-1].port)
-            stack.callback(setattr, node, "front", None)
+            proxies.append(stack.enter_context(in_front_of(node, rewrite_named(name))))
         for index, member in enumerate(cluster.nodes if cluster else []):
-            proxies.append(stack.enter_context(FrameProxy(member.target.host, member.target.port, rewrite_named(name))))
-            cluster.fronts[index] = member.target.with_address("127.0.0.1", proxies[-1].port)
-        if cluster:
-            stack.callback(cluster.fronts.clear)
+            proxies.append(stack.enter_context(in_front_of(member, rewrite_named(name), fronts=cluster.fronts,
+                                                           index=index)))
         try:
             yield proxies
         finally:
