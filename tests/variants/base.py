@@ -20,6 +20,10 @@ class Variant(NamedRewrite):
     # A variant that changes only reply texts: a rule may call the broker's words
     # non-strict (a SHOULD about wording), never failed.
     texts_only = False
+    # A variant that makes the broker slower (its frames held back): a performance claim
+    # (a PERF rule, a SHOULD about speed) may turn non-strict through it, never fail. A
+    # slower broker missing a claim about speed is the claim's finding, not the suite's.
+    slows = False
 
     @property
     def source(self) -> str:
@@ -32,6 +36,8 @@ class Held(Variant):
     else the broker sends on the same channel (a reply, a close) first releases what that
     channel holds, so a channel's commands reach the client in the broker's order, only
     later; a connection-level command or the end of the broker's stream releases all."""
+
+    slows = True
 
     hold_s = 0.0
 
