@@ -437,20 +437,13 @@ async def close_for_an_unknown_ack(connection):
 
 
 @contextlib.contextmanager
-def in_front_of(node, rewrite: Rewrite | None = None, *, fronts: dict | None = None, index: int = 0):
-    """A FrameProxy with `rewrite` in front of managed `node` for the block: the suite's
-    clients reach the node through it, as its `front` (or as entry `index` of a cluster's
-    `fronts`), while the node's own checks, restarts and rabbitmqctl go to the node."""
+def in_front_of(node, rewrite: Rewrite | None = None):
+    """A FrameProxy with `rewrite` in front of managed `node` (a single node or a cluster's
+    member) for the block: the suite's clients reach the node through it, as its `front`,
+    while the node's own checks, restarts and rabbitmqctl go to the node."""
     with FrameProxy(node.target.host, node.target.port, rewrite) as proxy:
-        address = node.target.with_address("127.0.0.1", proxy.port)
-        if fronts is None:
-            node.front = address
-        else:
-            fronts[index] = address
+        node.front = node.target.with_address("127.0.0.1", proxy.port)
         try:
             yield proxy
         finally:
-            if fronts is None:
-                node.front = None
-            else:
-                fronts.pop(index, None)
+            node.front = None

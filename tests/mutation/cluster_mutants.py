@@ -128,11 +128,10 @@ def cluster_front(request: pytest.FixtureRequest):
     if isinstance(mutation, DeliveryLostAfterHeal):
         history = request.getfixturevalue("history")
         mutation.healed = lambda: fault_removed(history.events, "partition")
-    with contextlib.ExitStack() as fronts:
+    with contextlib.ExitStack() as stack:
         proxies = []
         for index in fronted_nodes(request.module.RULE.id):
-            proxies.append(fronts.enter_context(in_front_of(managed.nodes[index], mutation,
-                                                            fronts=managed.fronts, index=index)))
+            proxies.append(stack.enter_context(in_front_of(managed.nodes[index], mutation)))
         if hasattr(mutation, "proxies"):
             mutation.proxies = proxies
         try:

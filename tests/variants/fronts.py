@@ -8,7 +8,7 @@ Loaded into a suite run as a pytest plugin (`-p tests.variants.fronts`, with `--
 -p no:xdist`) and told the variant by AMQPC_VARIANT (a name of tests/variants/, or
 "pass-through"): every case that uses such a node gets a proxy of its own in front of
 each node it reaches, rewriting as the variant does; the suite's clients reach the node
-through it (the node's `front`, the cluster's `fronts`) while the node's own checks,
+through it (the node's `front`) while the node's own checks,
 restarts, rabbitmqctl and Toxiproxy's links between cluster nodes go to the nodes
 themselves. What the proxies got wrong is the JUnit property `variant_proxy_errors`.
 """
@@ -23,12 +23,12 @@ import pytest
 from amqp_conformance.fixtures.vocabulary.cluster import cluster_of
 from amqp_conformance.fixtures.vocabulary.current_run import STATE
 from tests.frame_proxy import Rewrite, in_front_of
+from tests.mutation.cluster_mutants import CLUSTER_FIXTURES
 from tests.mutation.node_mutants import NODE_FIXTURES
 from tests.variants import VARIANTS
 
 VARIANT_ENV = "AMQPC_VARIANT"
 PASS_THROUGH = Rewrite.name
-CLUSTER_FIXTURES = {"cluster", "cluster_nodes"}
 
 
 def rewrite_named(name: str) -> Rewrite:
@@ -53,11 +53,8 @@ def variant_fronts(request: pytest.FixtureRequest):
         return
     with contextlib.ExitStack() as stack:
         proxies = []
-        for node in nodes:
+        for node in [*nodes, *(cluster.nodes if cluster else [])]:
             proxies.append(stack.enter_context(in_front_of(node, rewrite_named(name))))
-        for index, member in enumerate(cluster.nodes if cluster else []):
-            proxies.append(stack.enter_context(in_front_of(member, rewrite_named(name), fronts=cluster.fronts,
-                                                           index=index)))
         try:
             yield proxies
         finally:
