@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import sys
 import tempfile
 import time
@@ -73,12 +74,13 @@ def why(variant: Variant) -> str:
     return "the wording" if variant.texts_only else "a speed claim of a slower broker"
 
 
-def performance_rules() -> set[str]:
+@functools.cache  # the registry is loaded once per run, not once per moved case
+def performance_rules() -> frozenset[str]:
     from amqp_conformance.fixtures.commands.catalogue import load_all_rules
     from amqp_conformance.fixtures.core.rules import REGISTRY
 
     load_all_rules()
-    return {declared.id for declared in REGISTRY.values() if declared.area == "PERF"}
+    return frozenset(declared.id for declared in REGISTRY.values() if declared.area == "PERF")
 
 
 def row(variant: Variant, moved, errors, seconds: float) -> str:
