@@ -1,5 +1,8 @@
-"""The Allure 3 HTML report: the latest run of each broker and version, side by side as
-Allure environments, with history points for the older runs written by the pipeline.
+"""The Allure 3 HTML report: each broker version as an Allure environment holding, for
+every rule, its cases from the run that decides the rule's matrix cell (the latest run
+that ran the rule), so every cell and diff line links to a case of the run that decided
+it however many narrower runs came later; and history points for a bounded number of
+older runs, written by the pipeline.
 
 Allure 3 is the npm package `allure` at the version in reports/allure_version, which
 ci/setup installs into ~/.cache/amqp-conformance/allure-<version> (no Java).
@@ -38,25 +41,72 @@ def environment_id(broker_key: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "_", broker_key)
 
 
-def stage_results(allure_dirs: dict[str, Path], staged: Path) -> int:
-    """Copy the chosen runs' results (and their attachments) into one folder, as they are."""
+def deciding_runs(matrix: list[dict]) -> dict[str, set[str]]:
+    """run id -> the rules whose cell that run decides (on its broker version): the cases
+    the report must hold so that every cell and every diff line has a page to link to."""
+    deciding: dict[str, set[str]] = {}
+    for row in matrix:
+        deciding.setdefault(row["latest_run"], set()).add(row["rule"])
+    return deciding
+
+
+def history_runs(run_rows: list[dict], deciding: dict[str, set[str]], points: int) -> set[str]:
+    """The runs drawn as Allure history points: the newest `points` runs, over every broker
+    version, that decide no cell (so the history stays bounded however many versions)."""
+    older = sorted((r for r in run_rows if r["run_id"] not in deciding),
+                   key=lambda r: (r["started_at"], r["run_id"]))
+    return {r["run_id"] for r in older[-points:]} if points > 0 else set()
+
+
+def stage_results(allure_dirs: dict[str, Path], deciding: dict[str, set[str]], staged: Path) -> set[str]:
+    """Copy into one folder, as they are, the results of each run's deciding rules (and what
+    they attach, and the containers of their fixtures): each case once per broker version,
+    from the run its cell shows. Returns the report ids staged."""
     if staged.exists():
         shutil.rmtree(staged)
     staged.mkdir(parents=True)
-    n = 0
-    for run_id, source in allure_dirs.items():
-        for path in source.iterdir():
-            if path.name.endswith("-result.json"):
-                try:
-                    json.loads(path.read_text())
-                except ValueError:
-                    continue  # reported by the landing step
+    in_report: set[str] = set()
+    for run_id, rules in deciding.items():
+        source = allure_dirs.get(run_id)
+        if source is None:
+            continue
+        kept, sources = set(), set()
+        for path in source.glob("*-result.json"):
+            try:
+                result = json.loads(path.read_text())
+            except ValueError:
+                continue  # reported by the landing step
+            if not any(label.get("name") == "rule" and label.get("value") in rules for label in result.get("labels", [])):
+                continue
+            shutil.copyfile(path, staged / path.name)
+            kept.add(result["uuid"])
+            in_report.add(report_id(result))
+            sources |= set(_attachment_sources(result))
+        for name in sources:
+            if (source / name).is_file():
+                shutil.copyfile(source / name, staged / name)
+        for path in source.glob("*-container.json"):
+            try:
+                container = json.loads(path.read_text())
+            except ValueError:
+                continue
+            if kept & set(container.get("children") or []):
                 shutil.copyfile(path, staged / path.name)
-                n += 1
-            elif path.is_file() and ("-attachment" in path.name or path.name.endswith("-container.json")):
-                shutil.copyfile(path, staged / path.name)
+                for name in _attachment_sources(container):
+                    if (source / name).is_file():
+                        shutil.copyfile(source / name, staged / name)
     (staged / "categories.json").write_text(json.dumps(allure2_categories(), indent=2))
-    return n
+    return in_report
+
+
+def _attachment_sources(node) -> list[str]:
+    """The attachment files a result or container names, in its steps and fixtures too."""
+    if isinstance(node, dict):
+        found = [node["source"]] if isinstance(node.get("source"), str) and "attachment" in node["source"] else []
+        return found + [s for value in node.values() for s in _attachment_sources(value)]
+    if isinstance(node, list):
+        return [s for value in node for s in _attachment_sources(value)]
+    return []
 
 
 def allure3_categories() -> list[dict]:

@@ -1,19 +1,21 @@
 """A rule's cell: one outcome for a rule from the outcomes of its cases, the mix behind
-it, and the rules whose outcome differs between two brokers. The matrix page, matrix.md,
-the pass rate over runs (amqp_conformance.reports.pipeline, as a Spark expression built from the same
-table) and `python -m amqp_conformance.reports diff` all read this module; nothing else decides.
+it, and the cases whose outcome differs between two broker versions or two runs. The
+matrix page, matrix.md, the pass rate over runs (amqp_conformance.reports.pipeline, as a Spark
+expression built from the same table) and `python -m amqp_conformance.reports diff` all read this
+module; nothing else decides.
 
 The first group any case of the rule is in decides, and the group's first outcome names
 it: a failed or errored case makes the rule fail; a SHOULD broken makes it non-strict;
 then a pass (one passing way of a rule is a checked rule, whatever its other ways could
-not run), an informational figure, and only when no case could run at all, unsupported.
+not run), an informational figure, and only when no case could run at all, unsupported
+(then harness-lag, then skipped).
 
-    python -m amqp_conformance.reports diff A B [--site DIR]
+    python -m amqp_conformance.reports diff A B [--site DIR] [--runs DIR]
 
-prints the rules whose outcome differs between broker versions A and B of a built site
-(`python -m amqp_conformance.reports build` writes its matrix.csv), each with the case that decided each
-side; A and B are broker versions as the matrix names them ("RabbitMQ 3.10.8"), or any
-unambiguous part of one ("3.10").
+prints the cases whose outcome differs between A and B, aligned by case: two broker
+versions of a built site (each case as its cell shows it, from the run that decided the
+cell) or two stored runs; each side names the run that decided it and its page in the
+site's Allure report (else its result file).
 """
 
 from __future__ import annotations
@@ -21,15 +23,20 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from amqp_conformance.fixtures.core.outcomes import SKIPPED, Outcome
+from amqp_conformance.fixtures.core.outcomes import HARNESS_LAG, RESULTS_FILE, SKIPPED, Outcome
+
+from . import allure_report
+
+HERE = Path(__file__).resolve().parent
 
 PRECEDENCE: tuple[tuple[str, ...], ...] = (
     (Outcome.FAIL, Outcome.ERROR), (Outcome.NON_STRICT,), (Outcome.PASS,), (Outcome.INFO,),
-    (Outcome.UNSUPPORTED,), (SKIPPED,))
+    (Outcome.UNSUPPORTED,), (HARNESS_LAG,), (SKIPPED,))
 RANK = {str(outcome): rank for rank, group in enumerate(PRECEDENCE) for outcome in group}
 NAMES = [str(group[0]) for group in PRECEDENCE]  # the outcome each rank names
 UNKNOWN_RANK = len(PRECEDENCE) - 1  # an outcome class this module does not know reads like a skip
@@ -59,22 +66,59 @@ def mix(outcomes: list[str]) -> str:
 
 @dataclass(frozen=True)
 class Difference:
+    """One case whose outcome differs between two sides (broker versions, or two runs),
+    aligned by its key; a side is None where the case did not run although its rule did."""
     rule: str
-    a: dict  # the matrix row of the rule on broker A (latest_outcome, latest_report_id, ...)
-    b: dict
+    case: str
+    a: dict | None  # {"name", "outcome", "report_id", "run", "rule"}: the case where it was decided
+    b: dict | None
 
 
-def differences(matrix: list[dict], a: str, b: str) -> list[Difference]:
-    """The rules run on both broker versions whose latest outcome differs, in rule order."""
-    on = {(row["broker_key"], row["rule"]): row for row in matrix}
-    rules = sorted({row["rule"] for row in matrix}, key=rule_order)
-    return [Difference(rule, on[(a, rule)], on[(b, rule)]) for rule in rules
-            if (a, rule) in on and (b, rule) in on
-            and on[(a, rule)]["latest_outcome"] != on[(b, rule)]["latest_outcome"]]
+def version_cases(matrix: list[dict], broker_key: str) -> dict[str, dict]:
+    """A broker version's cases as the matrix shows them: every case of each rule from the
+    run that decides the rule's cell (the cell's links), keyed by case."""
+    cases = {}
+    for row in matrix:
+        if row["broker_key"] == broker_key:
+            for link in row.get("latest_case_links") or []:
+                cases[link["name"]] = {**link, "rule": row["rule"], "run": row["latest_run"]}
+    return cases
+
+
+def differences(a: dict[str, dict], b: dict[str, dict]) -> list[Difference]:
+    """The cases of the rules run on both sides whose outcome differs, or that ran on one
+    side only, in rule then case order (as wpt.fyi aligns two runs by test)."""
+    rules_a, rules_b = {c["rule"] for c in a.values()}, {c["rule"] for c in b.values()}
+    found = []
+    for name in sorted(set(a) | set(b), key=lambda n: (rule_order((a.get(n) or b[n])["rule"]), n)):
+        side_a, side_b = a.get(name), b.get(name)
+        rule = (side_a or side_b)["rule"]
+        if rule not in rules_a or rule not in rules_b:
+            continue
+        if side_a is None or side_b is None or side_a["outcome"] != side_b["outcome"]:
+            found.append(Difference(rule, name, side_a, side_b))
+    return found
+
+
+def version_differences(matrix: list[dict], a: str, b: str) -> list[Difference]:
+    return differences(version_cases(matrix, a), version_cases(matrix, b))
+
+
+def differing_rules(matrix: list[dict]) -> set[str]:
+    """The rules with a case whose outcome differs between any two broker versions: the
+    matrix's "differs" filter keeps their rows."""
+    brokers = sorted({row["broker_key"] for row in matrix})
+    cases = {broker: version_cases(matrix, broker) for broker in brokers}
+    return {d.rule for i, a in enumerate(brokers) for b in brokers[i + 1:]
+            for d in differences(cases[a], cases[b])}
 
 
 def count_text(found: int) -> str:
-    return f"{found} rule differs" if found == 1 else f"{found} rules differ"
+    return f"{found} case differs" if found == 1 else f"{found} cases differ"
+
+
+def side_text(side: dict | None) -> str:
+    return "not run" if side is None else str(side["outcome"])
 
 
 def rule_order(rule_id: str):
@@ -105,28 +149,74 @@ def read_matrix(site: Path) -> list[dict]:
     return rows
 
 
-def case_text(row: dict) -> str:
-    """The case that decided a side, as the Allure report names it."""
-    return f"{row.get('latest_case') or '?'} (run {row.get('latest_run')}, report id {row.get('latest_report_id')})"
+def run_cases(run_dir: Path) -> dict[str, dict]:
+    """A stored run's cases from its results.jsonl, keyed by case, with the id the Allure
+    report gives each (amqp_conformance.reports.allure_report.report_id)."""
+    cases = {}
+    for line in (run_dir / RESULTS_FILE).read_text().splitlines():
+        record = json.loads(line)
+        uuid = (record.get("allure") or {}).get("uuid")
+        cases[record["case"]] = {"name": record["case"], "outcome": record["outcome"], "rule": record["rule"],
+                                 "run": run_dir.name, "uuid": uuid,
+                                 "report_id": allure_report.report_id({"uuid": uuid}) if uuid else None}
+    return cases
+
+
+def run_folder(name: str, runs: Path) -> Path | None:
+    """The stored run `name` names: a run folder's path, or a run id under `runs`."""
+    for candidate in (Path(name), runs / name):
+        if (candidate / "manifest.json").is_file() and (candidate / RESULTS_FILE).is_file():
+            return candidate
+    return None
+
+
+def where(side: dict | None, site: Path, in_report: set[str], run_dirs: dict[str, Path]) -> str:
+    """Where to read the case that decided a side: its page in the site's Allure report when
+    the report holds it (a cell's deciding run always is), else its own result file."""
+    if side is None:
+        return "not run"
+    if side.get("report_id") in in_report:
+        return f"run {side['run']}: {site / 'allure' / 'index.html'}#{side['report_id']}"
+    run_dir = run_dirs.get(side["run"])
+    if run_dir is not None and side.get("uuid"):
+        return f"run {side['run']}: {run_dir / 'allure-results' / (side['uuid'] + '-result.json')}"
+    return f"run {side['run']}"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m amqp_conformance.reports diff", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("a")
-    parser.add_argument("b")
-    parser.add_argument("--site", type=Path, default=Path(__file__).resolve().parent / "site")
+    parser = argparse.ArgumentParser(
+        prog="python -m amqp_conformance.reports diff",
+        description="The cases whose outcome differs between two broker versions of a built site (as the "
+                    "matrix names them, or any unambiguous part: '3.10') or between two stored runs (run ids "
+                    "or run folders), aligned by case. Each line names the run that decided each side and "
+                    "where to read the case.")
+    parser.add_argument("a", help="a broker version, a run id or a run folder")
+    parser.add_argument("b", help="the same kind as A")
+    parser.add_argument("--site", type=Path, default=HERE / "site", help="the built site (default: reports/site)")
+    parser.add_argument("--runs", type=Path, default=Path(os.environ.get("AMQP_RUNS_DIR") or HERE / "runs"),
+                        help="where run ids are looked up (default: $AMQP_RUNS_DIR or reports/runs)")
     args = parser.parse_args(argv)
-    if not (args.site / "matrix.csv").exists():
-        print(f"[reports] no matrix in {args.site}: run python -m amqp_conformance.reports build first", file=sys.stderr)
+    matrix = read_matrix(args.site) if (args.site / "matrix.csv").exists() else []
+    in_report = {link.get("report_id") for row in matrix for link in row.get("latest_case_links") or []}
+    run_a, run_b = run_folder(args.a, args.runs), run_folder(args.b, args.runs)
+    if run_a is not None and run_b is not None:
+        a, b = run_a.name, run_b.name
+        found = differences(run_cases(run_a), run_cases(run_b))
+        run_dirs = {a: run_a, b: run_b}
+    elif run_a is not None or run_b is not None:
+        print(f"[reports] {args.a!r} and {args.b!r} must both be runs or both broker versions", file=sys.stderr)
         return 2
-    matrix = read_matrix(args.site)
-    brokers = sorted({row["broker_key"] for row in matrix})
-    a, b = broker_named(brokers, args.a), broker_named(brokers, args.b)
-    found = differences(matrix, a, b)
+    elif not matrix:
+        print(f"[reports] no matrix in {args.site}, and no stored run named {args.a!r} in {args.runs}: "
+              "run python -m amqp_conformance.reports build first", file=sys.stderr)
+        return 2
+    else:
+        brokers = sorted({row["broker_key"] for row in matrix})
+        a, b = broker_named(brokers, args.a), broker_named(brokers, args.b)
+        found, run_dirs = version_differences(matrix, a, b), {}
     print(f"{count_text(len(found))} between {a} and {b}")
     for d in found:
-        print(f"{d.rule}: {mix(d.a['latest_outcomes'])} on {a} | {mix(d.b['latest_outcomes'])} on {b}")
-        print(f"    {a}: {case_text(d.a)}")
-        print(f"    {b}: {case_text(d.b)}")
+        print(f"{d.case}: {side_text(d.a)} on {a} | {side_text(d.b)} on {b}")
+        print(f"    {a}: {where(d.a, args.site, in_report, run_dirs)}")
+        print(f"    {b}: {where(d.b, args.site, in_report, run_dirs)}")
     return 0

@@ -263,12 +263,23 @@ def test_a_rule_s_cell_is_decided_by_precedence_and_shows_the_mix(outcomes, cell
     assert cells.rule_outcome(outcomes) == cell.split(" · ")[0]
 
 
-def test_differences_are_the_rules_run_on_both_whose_outcome_differs():
+def test_differences_are_the_cases_of_rules_run_on_both_whose_outcome_differs():
+    """Aligned by case (CON-10: its per-queue ways unsupported on one version, all pass on
+    the other, are listed one by one); a rule run on one side only is not compared."""
     from amqp_conformance.reports import cells
-    row = lambda broker, rule, outcome: {"broker_key": broker, "rule": rule, "latest_outcome": outcome}
-    matrix = [row("A 1", "ACK-01", "pass"), row("B 2", "ACK-01", "pass"),
-              row("A 1", "CON-10", "pass"), row("B 2", "CON-10", "unsupported"),
-              row("A 1", "ACK-02", "fail"), row("B 2", "ACK-02", "pass"),
-              row("A 1", "TX-01", "unsupported")]
-    assert [d.rule for d in cells.differences(matrix, "A 1", "B 2")] == ["ACK-02", "CON-10"]
+    link = lambda name, outcome: {"name": name, "outcome": outcome, "report_id": f"id-{name}-{outcome}"}
+    row = lambda broker, rule, *links: {"broker_key": broker, "rule": rule, "latest_run": f"run-{broker}",
+                                        "latest_case_links": list(links)}
+    matrix = [row("A 1", "ACK-01", link("ACK-01", "pass")), row("B 2", "ACK-01", link("ACK-01", "pass")),
+              row("A 1", "CON-10", link("CON-10[a]", "pass"), link("CON-10[b]", "pass")),
+              row("B 2", "CON-10", link("CON-10[a]", "pass"), link("CON-10[b]", "unsupported")),
+              row("A 1", "ACK-02", link("ACK-02", "fail")), row("B 2", "ACK-02", link("ACK-02", "pass"),
+                                                                   link("ACK-02[new]", "pass")),
+              row("A 1", "TX-01", link("TX-01", "unsupported"))]
+    found = cells.version_differences(matrix, "A 1", "B 2")
+    assert [(d.case, cells.side_text(d.a), cells.side_text(d.b)) for d in found] == [
+        ("ACK-02", "fail", "pass"), ("ACK-02[new]", "not run", "pass"), ("CON-10[b]", "pass", "unsupported")]
+    assert found[0].a["run"] == "run-A 1" and found[0].b["report_id"] == "id-ACK-02-pass"
+    assert cells.differing_rules(matrix) == {"ACK-02", "CON-10"}
+    assert cells.count_text(len(found)) == "3 cases differ"
     assert cells.broker_named(["A 1", "B 2"], "b") == "B 2"
