@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from amqp_conformance.fixtures.commands.cli import pytest_args
 from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
 from amqp_conformance.fixtures.plugin import SUITE_PLUGINS
 from amqp_conformance.fixtures.plugin.session import SUITE_INI
+from tests.module_names import rule_module_names
 from tests.suite_runs import REPO, SEVEN_RULES
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text())
@@ -177,6 +179,55 @@ def test_the_installed_command_runs_the_seven_rules_as_nobody(installed, sandbox
     assert rules == set(SEVEN_RULES), f"rules run: {sorted(rules)}"
     assert any((store / manifest["allure_results"]).glob("*-result.json"))
     assert "amqp-conformance-0.1.0" in output, "the suite's plugins come from the installed distribution"
+
+
+# Every command the README names that needs no checkout and no broker, as the wheel's venv
+# runs it (bin/python, bin/amqp-conformance), from a directory outside the repository; a
+# README command of the package's that is not here fails test_the_readme_names_only_these.
+README_COMMANDS = {
+    "amqp-conformance": [["amqp-conformance", "--help"]],
+    "amqp_conformance.fixtures.commands.catalogue": [
+        ["python", "-m", "amqp_conformance.fixtures.commands.catalogue"],
+        ["python", "-m", "amqp_conformance.fixtures.commands.catalogue", "--coverage"],
+        ["python", "-m", "amqp_conformance.fixtures.commands.catalogue", "--accepts"]],
+    "amqp_conformance.reports": [["python", "-m", "amqp_conformance.reports", "--help"]],
+    # what the catalogue's rule table says of a rule, for a model check judging a rule it did not select
+    "declaration_of": [["python", "-c", "from amqp_conformance.fixtures.core.rules import declaration_of; "
+                                        "print(declaration_of('ACK-04'))"]],
+}
+README_NAMES = re.compile(r"(?:python3? -m |amqpc/bin/)(amqp[_a-z.-]+)")
+
+
+def test_the_readme_names_only_commands_the_packaging_test_runs():
+    named = set(README_NAMES.findall((REPO / "README.md").read_text()))
+    assert named and named <= set(README_COMMANDS), sorted(named - set(README_COMMANDS))
+
+
+@pytest.mark.integration
+@pytest.mark.timeout(INSTALL_TIMEOUT_S * 3)
+def test_every_readme_command_runs_from_the_wheel_alone(installed, sandbox):
+    outside = sandbox / "elsewhere"
+    outside.mkdir(exist_ok=True)
+    env = {"PATH": f"{installed}:/usr/bin:/bin", "HOME": str(outside), "LANG": "C.UTF-8"}
+    for commands in README_COMMANDS.values():
+        for command in commands:
+            done = _run([str(installed / command[0]), *command[1:]], cwd=outside, env=env, timeout=RUN_TIMEOUT_S)
+            assert done.stdout.strip(), command
+    shown = _run([str(installed / "python"), *README_COMMANDS["declaration_of"][0][1:]], cwd=outside, env=env)
+    assert shown.stdout.startswith("ACK-04 (MUST)")
+
+
+@pytest.mark.integration
+@pytest.mark.timeout(INSTALL_TIMEOUT_S * 3)
+def test_the_installed_plugin_names_every_rule_module_as_a_checkout_does(installed, sandbox):
+    outside = sandbox / "elsewhere"
+    outside.mkdir(exist_ok=True)
+    every_case = ["-m", "perf or long or not (perf or long)", "--amqp-url", "amqp://guest:guest@127.0.0.1:1/"]
+    installed_names = rule_module_names(str(installed / "python"), "--pyargs", "amqp_conformance.conformance",
+                                        *every_case, cwd=outside, env={"PATH": "/usr/bin:/bin", "HOME": str(outside)})
+    checkout_names = rule_module_names(sys.executable, "conformance", *every_case, cwd=REPO)
+    assert installed_names["names"] == checkout_names["names"] and installed_names["names"]
+    assert installed_names["other_names"] == checkout_names["other_names"] == []
 
 
 # PyPI's packages named like the checkout's folders (testtools' fixtures, a report
