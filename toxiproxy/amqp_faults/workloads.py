@@ -279,7 +279,9 @@ async def cut_consumer(faults: FaultInjector, queue: str, ids: list[str], cut: C
             observe("the client's last write before the fault", f"{applied_at - heard_last:.2f} s before it")
         window = timeouts.REPLY  # the broker has closed (or had its bound): requeueing is prompt
         report_close_latency(closed_after)
-    returned = await drain(faults, queue, expect=set(ids) - set(acked), within=window)
+    # The detection window is what the broker is expected to take; the drain waits at
+    # least the reply bound too (which grows with the harness's measured lag).
+    returned = await drain(faults, queue, expect=set(ids) - set(acked), within=max(window, timeouts.REPLY))
     await faults.remove(fault)
     return CutOutcome(seen, acked, returned, closed_after)
 
