@@ -1,4 +1,4 @@
-"""python -m amqp_conformance.reports build [PATH ...] | diff A B [--site DIR] | synthetic OUT [--runs N ...] | bench"""
+"""python -m amqp_conformance.reports build [PATH ...] | diff A B [--site DIR] | synthetic OUT [--runs N ...] | bench | rejudge RUN ..."""
 
 import sys
 
@@ -14,6 +14,9 @@ def main() -> int:
     if command == "synthetic":
         from .synthetic import main as synthetic
         return synthetic(args)
+    if command == "rejudge":
+        from .rejudge import main as rejudge
+        return rejudge(args)
     if command == "bench":
         from .bench import main as bench
         return bench(args)

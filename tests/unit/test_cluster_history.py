@@ -6,7 +6,8 @@ judgements the CLU modules make; the unbroken history must pass them."""
 import pytest
 
 from amqp_conformance.fixtures.vocabulary.cluster import confirmed_while
-from amqp_conformance.fixtures.vocabulary.history import check_history, expect_none
+from amqp_conformance.fixtures.vocabulary.history import expect_none
+from amqp_conformance.fixtures.vocabulary.history_checker import check_history
 from amqp_conformance.fixtures.vocabulary.checks import RuleViolation
 
 

@@ -2,7 +2,8 @@
 found and named by message id or sequence number, multiple=true ranges are expanded,
 the watermark is enforced, and a clean history yields nothing."""
 
-from amqp_conformance.fixtures.vocabulary.history import History, check_history
+from amqp_conformance.fixtures.vocabulary.history import History
+from amqp_conformance.fixtures.vocabulary.history_checker import check_history
 from amqp_conformance.fixtures.vocabulary.checks import RuleViolation
 from amqp_conformance.fixtures.vocabulary.history import expect_none
 

@@ -8,7 +8,8 @@ from hypothesis.stateful import RuleBasedStateMachine, rule
 
 from amqp_conformance.fixtures.vocabulary import checks
 from amqp_conformance.fixtures.models.runner import ModelOptions, ModelProfile, run_machine
-from amqp_conformance.fixtures.core.rules import CONFIRMS, MUST, RuleDeclarationError
+from amqp_conformance.fixtures.core.rules import CONFIRMS, MUST, RuleDeclarationError, Strength
+from amqp_conformance.fixtures.plugin import judge
 from amqp_conformance.fixtures.core.rules import rule as declare
 
 
@@ -61,6 +62,8 @@ def test_a_should_difference_is_non_strict_and_reported_once():
 
     checks.begin_test()
     run_machine(FakeBroker(), OrderOnly, options=ModelOptions(PROFILE, seed=1))
+    assert [finding.weight for finding in checks.current().non_strict] == [Strength.SHOULD]
+    judge._weigh_findings(checks.current())  # the judge's: non-strict
     assert len(checks.current().non_strict) == 1
     assert checks.current().observations["model profile"] == "test"
 

@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from amqp_conformance.fixtures.vocabulary import checks
-from amqp_conformance.fixtures.vocabulary.history import History, check_history
+from amqp_conformance.fixtures.vocabulary.history import History
+from amqp_conformance.fixtures.vocabulary.history_checker import check_history
 from amqp_conformance.fixtures.core.outcomes import CHECK_ATTACHMENT, HISTORY_ATTACHMENT
 from amqp_conformance.fixtures.wire.dialogue import ConnectFailed
 from amqp_conformance.fixtures.core.rules import CONFORMANCE_DIR, rule_of
@@ -63,8 +64,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # Imported here, once pytest has loaded the judge as a plugin (its asserts rewritten).
     from amqp_conformance.fixtures.plugin import judge
 
+    # Judged as FLT-05 is, whatever the strength of the case's own rule (the judge's table).
     judge.add_reading("a handshake that fails through a fault", judge.Reading(
-        ConnectFailed, _handshake_through_the_link, by_case_strength=False))
+        ConnectFailed, _handshake_through_the_link, strength=RULE_FLT_05.strength))
     workerinput = getattr(config, "workerinput", None)
     if workerinput is not None:
         SERVER.url = workerinput.get("toxiproxy_url")
