@@ -1,30 +1,41 @@
-"""python -m amqp_conformance.reports build [PATH ...] | diff A B [--site DIR] | synthetic OUT [--runs N ...] | bench | rejudge RUN ..."""
+"""`python -m amqp_conformance.reports COMMAND ...`: the reports' command line.
 
+Each subcommand is one entry of SUBCOMMANDS: its module's `main(argv) -> int` parses its
+own arguments with argparse, so `python -m amqp_conformance.reports build --help` is its
+own help, and adding a subcommand is one line here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
 import sys
 
+# name -> (module under amqp_conformance.reports with main(argv) -> int, one line for the overview)
+SUBCOMMANDS = {
+    "build": ("build", "every stored run -> Parquet tables, the matrix page and the Allure report (reports/site/)"),
+    "diff": ("cells", "what differs between two broker versions"),
+    "flips": ("flips", "the cases whose outcome changed between stored runs (ci/suite --repeat prints it)"),
+    "synthetic": ("synthetic", "write synthetic stored runs (for the pipeline's own tests and benchmarks)"),
+    "bench": ("bench", "time the report build over synthetic runs"),
+    "rejudge": ("rejudge", "check a stored run's message histories again with today's checker: which verdicts would change"),
+}
 
-def main() -> int:
-    command, args = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("", [])
-    if command == "build":
-        from .build import main as build
-        return build(args)
-    if command == "diff":
-        from .cells import main as diff
-        return diff(args)
-    if command == "synthetic":
-        from .synthetic import main as synthetic
-        return synthetic(args)
-    if command == "rejudge":
-        from .rejudge import main as rejudge
-        return rejudge(args)
-    if command == "bench":
-        from .bench import main as bench
-        return bench(args)
-    if command in ("-h", "--help"):
-        print(__doc__.strip())
-        return 0
-    print(__doc__.strip(), file=sys.stderr)
-    return 2
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="python -m amqp_conformance.reports",
+                                  description="Reports over the stored runs (reports/runs/<run id>/).",
+                                  epilog="`python -m amqp_conformance.reports COMMAND --help` gives a command's options.")
+    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (_, summary) in SUBCOMMANDS.items():
+        commands.add_parser(name, help=summary, add_help=False)  # its own parser reads the rest, --help too
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, rest = parser().parse_known_args(sys.argv[1:] if argv is None else argv)
+    module = importlib.import_module(f"{__package__}.{SUBCOMMANDS[args.command][0]}")
+    return module.main(rest)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Per-case flips over stored runs: `python -m amqp_conformance.reports.flips RUN_DIR...` reads each run's
 results.jsonl (the outcome of every case's record) and prints, for each case whose outcome
 was not the same in every run, its outcomes in run order and how often it changed.
-ci/suite --repeat N prints this after its N runs."""
+ci/suite --repeat N prints this after its N runs. A folder that is not a stored run (no
+manifest.json) is refused with one line and exit status 2: flips over nothing prove nothing."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sys
 from pathlib import Path
 
 from amqp_conformance.fixtures.core.outcomes import RESULTS_FILE
+from amqp_conformance.fixtures.core.stored_runs import why_not_a_run
 
 
 def outcomes(run: Path) -> dict[str, str]:
@@ -42,7 +44,17 @@ def flips(runs: list[dict[str, str]]) -> list[tuple[str, list[str], int]]:
 
 
 def main(argv: list[str]) -> int:
-    runs = [Path(a) for a in argv]
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m amqp_conformance.reports.flips",
+                                     description="The cases whose outcome changed between stored runs.")
+    parser.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR", help="stored run folders, in run order")
+    runs = parser.parse_args(argv).runs
+    refused = [problem for problem in map(why_not_a_run, runs) if problem]
+    for problem in refused:
+        print(f"[flips] {problem}", file=sys.stderr)
+    if refused:
+        return 2
     table = flips([outcomes(run) for run in runs])
     print(f"[flips] {len(runs)} runs, {len(table)} case(s) changed outcome between runs")
     for case, seen, changes in table:

@@ -129,7 +129,7 @@ def test_the_script_sees_the_same_replies_on_the_same_broker_and_the_difference_
     same, other = runs["garagemq"], runs["rabbitmq"]
     assert same.returncode == 0 and "same replies as in the suite's run: yes" in same.stdout, same.stdout + same.stderr
     assert "admin: q1 holds 1 ready message(s)" in same.stdout, same.stdout
-    assert other.returncode == 0 and "same replies as in the suite's run: no" in other.stdout, other.stdout
+    assert other.returncode == 1 and "same replies as in the suite's run: no" in other.stdout, other.stdout
     assert RABBIT_TEXT in other.stdout.split("first difference:")[1], other.stdout
 
 
@@ -154,3 +154,23 @@ def test_a_setup_the_broker_does_not_answer_exits_3(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_script_states_the_broker_settings_it_assumes_and_when_the_timeout_decides(tmp_path):
+    """QOS-10's replay holds a delivery past the managed node's 2.5 s consumer timeout: on a
+    broker with another timeout its replies differ, and the script says so before replaying."""
+    import runpy
+
+    held = SimpleNamespace(sent=[(0.0, 1, frame.marshal(commands.Channel.Open(), 1)),
+                                 (3.2, 1, frame.marshal(commands.Basic.Ack(delivery_tag=1), 1))], received=[])
+    settings = {"broker": "RabbitMQ 4.0.5 (managed rabbitmq-4.0)", "consumer_timeout_ms": 2500,
+                "consumer_timeout_check_ms": 500}
+    for name, timeout_ms, says in (("held.py", 2500, True), ("short.py", 60000, False)):
+        script = tmp_path / name
+        script.write_text(reproducer.script(case="QOS-10", nodeid="x", rule="QOS-10", title="t", expected="e", seen="s",
+                                            setup=[], connections=[held], not_replayable=None,
+                                            settings={**settings, "consumer_timeout_ms": timeout_ms}))
+        assert f"consumer_timeout_ms: {timeout_ms}" in script.read_text()
+        lines = runpy.run_path(str(script))["assumptions"]()
+        assert f"consumer_timeout_ms {timeout_ms}" in lines[0], lines
+        assert any("longer than that consumer timeout (2500 ms)" in line for line in lines) is says, lines

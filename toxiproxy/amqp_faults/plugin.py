@@ -201,21 +201,31 @@ def _flt05_route(request: pytest.FixtureRequest):
 
 
 # -- FLT-05: every ACK/QOS/PC/TX test again through each profile ---------------------------------
+# The copies are made where their module is collected, so they are collected items like any
+# other (pytest's "collected N items" and "M deselected" count them), and run after every
+# other case, as they always have.
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector):
+    report = yield
+    if isinstance(collector, (pytest.Module, pytest.Class)) and report.passed:
+        report.result.extend(_copy_through(item, profile) for item in list(report.result) if _gets_copies(item)
+                             for profile in PROFILES)
+    return report
+
+
+def _gets_copies(item) -> bool:
+    declared = rule_of(item) if isinstance(item, pytest.Function) else None
+    if (declared is None or not declared.flt05_copies
+            or CONFORMANCE_DIR not in Path(str(item.fspath)).resolve().parents):
+        return False
+    # Not a fault test already (PC-10 crashes its own node: no network profile on top), nor
+    # a cluster's case (PC-19/no-replica: the profile's proxy fronts one node only).
+    return item.get_closest_marker("fault") is None and item.get_closest_marker("cluster") is None
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
-    copies = []
-    for item in items:
-        declared = rule_of(item)
-        if (declared is None or not declared.flt05_copies or not isinstance(item, pytest.Function)
-                or CONFORMANCE_DIR not in Path(str(item.fspath)).resolve().parents):
-            continue
-        if item.get_closest_marker("fault") is not None:
-            continue  # a fault test already (PC-10 crashes its own node): no network profile on top
-        if item.get_closest_marker("cluster") is not None:
-            continue  # a cluster's case (PC-19/no-replica): the profile's proxy fronts one node only
-        for profile in PROFILES:
-            copies.append(_copy_through(item, profile))
-    items.extend(copies)
+    items.sort(key=lambda item: item.get_closest_marker(PROFILE_MARKER) is not None)  # stable: copies last
 
 
 def _copy_through(item: pytest.Function, profile: str) -> pytest.Function:
