@@ -7,7 +7,7 @@ import asyncio
 from pamqp import commands as spec
 
 from tests.mutation.mutant_proxy import TO_BROKER, TO_CLIENT, command
-from .base import Mutant
+from .base import Mutant, changed, replaced
 from .pc import PersistenceStripped
 
 
@@ -178,6 +178,39 @@ class PersistenceStrippedInTransactions(PersistenceStripped):
         return super().from_client(link, cmd) if link.tracker.channel(cmd.channel).mode == "tx" else None
 
 
+class UnroutableInTransactionReturned(Mutant):
+    """Every publish in a transaction is taken as mandatory: one that routes nowhere is
+    returned at commit although the client never asked for a return."""
+
+    breaks = ("TX-11",)
+
+    def from_client(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Basic.Publish) and not m.mandatory and link.tracker.channel(cmd.channel).mode == "tx":
+            link.state[("forced mandatory", cmd.channel)] = True
+            return replaced(cmd, changed(m, mandatory=True))
+        return None
+
+
+class UnroutableInTransactionFailsCommit(UnroutableInTransactionReturned):
+    """A transaction holding a publish that routes nowhere fails its commit: the broker's
+    return of it (the publish made mandatory on the way) is hidden, and its commit-ok
+    becomes a channel close 312 NO_ROUTE."""
+
+    breaks = ("TX-11",)
+
+    def from_broker(self, link, cmd):
+        if not link.state.get(("forced mandatory", cmd.channel)):
+            return None
+        if isinstance(cmd.method, spec.Basic.Return):
+            link.state[("unroutable", cmd.channel)] = True
+            return []
+        if isinstance(cmd.method, spec.Tx.CommitOk) and link.state.pop(("unroutable", cmd.channel), False):
+            link.fake_channel_close(cmd.channel, 312, "NO_ROUTE")
+            return []
+        return None
+
+
 MUTANTS = [
     TxChannelAcceptsConfirmSelect,
     ConfirmChannelAcceptsTxSelect,
@@ -188,4 +221,6 @@ MUTANTS = [
     CommitOkBeforeCommit,
     SettlesInTransactionLost,
     PersistenceStrippedInTransactions,
+    UnroutableInTransactionReturned,
+    UnroutableInTransactionFailsCommit,
 ]
