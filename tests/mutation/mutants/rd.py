@@ -115,6 +115,25 @@ class AutoAckIgnored(Mutant):
         return None
 
 
+class AutoAckRequeuedOnCut(Mutant):
+    """Automatic-ack consumers get manual-ack deliveries, which the proxy settles at the
+    broker before a clean close or a recover (RD-08 holds) but not when the TCP connection
+    is cut: the broker then requeues them, and they are redelivered to the next consumer."""
+
+    breaks = ("RD-11",)
+
+    def from_client(self, link, cmd):
+        m, made_manual = cmd.method, link.state.setdefault("made manual", set())
+        if isinstance(m, spec.Basic.Consume) and m.no_ack:
+            made_manual.add(cmd.channel)
+            return replaced(cmd, changed(m, no_ack=False))
+        closing = made_manual if isinstance(m, spec.Connection.Close) else \
+            made_manual & {cmd.channel} if isinstance(m, (spec.Channel.Close, spec.Basic.Recover)) else set()
+        for channel in sorted(closing):
+            link.to_broker(channel, spec.Basic.Ack(delivery_tag=0, multiple=True))
+        return None
+
+
 class RedeliveryOnlyToFirstConsumer(Mutant):
     """A redelivered message is withheld from every consumer but the one it first went to."""
 
@@ -172,6 +191,7 @@ MUTANTS = [
     AckRequeues,
     RecoverDoesNothing,
     AutoAckIgnored,
+    AutoAckRequeuedOnCut,
     RedeliveryOnlyToFirstConsumer,
     RecoverSkipsOrphanedDeliveries,
     RecoverWithoutRequeueCrashes,

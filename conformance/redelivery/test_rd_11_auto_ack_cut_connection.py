@@ -1,0 +1,86 @@
+"""RD-11: automatic ack and a cut TCP connection. A delivery is settled once the broker
+has sent it, so after the cut none of those comes back and none is redelivered (those
+still in flight may be lost); the messages the broker had not yet sent stay queued for
+the next consumer; nothing is delivered twice. RD-08 is the clean close.
+
+A queue of a few megabytes of messages, one automatic-ack consumer behind Toxiproxy whose
+downstream is slowed to a trickle before it consumes: the broker's writes back up and most
+of the queue stays in it. Once the consumer has its first deliveries the connection is cut
+(the proxy taken down, or the client's TCP reset), and the queue is drained on a direct
+connection once the broker shows the cut consumer gone. One consumer receives a queue's
+messages in publish order (AMQP 0-9-1 §4.7), so what the broker had sent is a prefix of
+the messages, the loss in flight comes right after it, and everything after the loss
+must be what the drain finds, each one a first delivery (a broker that delivers out of
+order leaves that part not exercised: which messages were in flight cannot be told)."""
+
+import pytest
+
+from amqp_conformance.amqp_faults import bandwidth, down
+from amqp_conformance.amqp_faults.workloads import HEARTBEAT_S, publish_confirmed
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, Delivery, check, drain_queue, message_ids,
+                                                  not_exercised, observe, receive, rule, timeouts)
+
+RULE = rule("RD-11", "Automatic ack and a cut connection: nothing sent comes back, the rest stays queued, "
+            "nothing twice", strength=MUST, guide=CONFIRMS, section="acknowledgement-modes")
+
+pytestmark = pytest.mark.fault
+MESSAGES = 3000
+BODY_SIZE = 2000  # 6 MB in all: more than the socket buffers on the way hold
+TRICKLE = bandwidth(64, "downstream")  # KB/s: a few dozen deliveries a second
+FIRST = 10  # deliveries the consumer takes before the cut
+# How long the drain may take: thousands of messages on a loaded host.
+DRAIN_S = 10 * timeouts.REPLY
+
+
+async def proxy_down(faults, connection) -> None:
+    await faults.apply(down())
+
+
+async def client_reset(faults, connection) -> None:
+    connection.abort()
+
+
+@pytest.mark.parametrize("cut", [proxy_down, client_reset], ids=["proxy-down", "client-reset"])
+async def test_auto_ack_deliveries_stay_settled_after_a_cut(broker, faults, history, cut):
+    history.fault_name = f"{TRICKLE.name}, then {cut.__name__.replace('_', '-')}"
+    ids = message_ids("rd11", MESSAGES)
+    queue = await broker.queue()
+    await publish_confirmed(faults, queue, ids, body_size=BODY_SIZE, persistent=False)
+    consumer = await faults.connection(heartbeat=HEARTBEAT_S)
+    channel = await consumer.channel()
+    await faults.apply(TRICKLE)
+    await channel.consume(queue, consumer_tag="cut-consumer", no_ack=True)
+    first = await receive(channel, FIRST)
+    check(len(first) == FIRST, "the automatic-ack consumer receives deliveries before the cut",
+          expected=f"{FIRST} deliveries", actual=len(first))
+    observe("ready in the queue before the cut", await broker.ready_count(queue))
+
+    await cut(faults, consumer)
+    await consumer.ended(within=timeouts.REPLY)
+    gone = await broker.wait_consumers_gone(queue, within=timeouts.REPLY)
+    check(gone == 0, "the broker drops the cut consumer", expected="0 consumers on the queue",
+          actual=f"{gone} consumers")
+    sent = [event for event in channel.arrivals if isinstance(event, Delivery)]
+    drained = await drain_queue(broker, history, queue, expect=set(), within=DRAIN_S)
+
+    seen, left = [d.message_id for d in sent], [d.message_id for d in drained]
+    in_flight = ids[len(seen):len(ids) - len(left)]
+    observe("received before the cut / lost in flight / queued for the next consumer",
+            f"{len(seen)} / {len(in_flight)} / {len(left)} of {MESSAGES}")
+    check(not set(seen) & set(left), "no delivery made before the cut comes back",
+          expected="none of the received messages in the queue", actual=sorted(set(seen) & set(left))[:10])
+    check(not [d for d in drained if d.redelivered], "what stays queued was never delivered: redelivered=false",
+          expected="redelivered=false for all", actual=[d.message_id for d in drained if d.redelivered][:10])
+    check(len(set(seen)) == len(seen) and len(set(left)) == len(left), "nothing is delivered twice",
+          expected="every message id once", actual=f"{len(seen) - len(set(seen))} repeated before the cut, "
+                                                   f"{len(left) - len(set(left))} in the drain")
+    if seen != sorted(seen) or left != sorted(left):
+        not_exercised("only messages in flight are lost: the broker delivered out of publish order (against "
+                      "AMQP 0-9-1 §4.7), so which messages were in flight at the cut cannot be told")
+    else:
+        check(seen == ids[:len(seen)] and left == ids[len(ids) - len(left):],
+              "only messages in flight at the cut may be lost: every message after them stays queued",
+              expected=f"received a prefix of the {MESSAGES} messages, the drain the rest after those in flight",
+              actual=f"received {seen[:2]}...{seen[-2:]}, drained {left[:2]}...{left[-2:]}")
+    if not left:
+        not_exercised("the messages not yet sent stay queued: the broker had sent every message before the cut")
