@@ -14,7 +14,7 @@ import sys
 # name -> (module under amqp_conformance.reports with main(argv) -> int, one line for the overview)
 SUBCOMMANDS = {
     "build": ("build", "every stored run -> Parquet tables, the matrix page and the Allure report (reports/site/)"),
-    "diff": ("cells", "what differs between two broker versions"),
+    "diff": ("cells", "the cases whose outcome differs between two broker versions or two stored runs"),
     "flips": ("flips", "the cases whose outcome changed between stored runs (ci/suite --repeat prints it)"),
     "synthetic": ("synthetic", "write synthetic stored runs (for the pipeline's own tests and benchmarks)"),
     "bench": ("bench", "time the report build over synthetic runs"),

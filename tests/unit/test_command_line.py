@@ -1,0 +1,67 @@
+"""The command line's own parts, without a broker: the stored-run checks
+(fixtures/core/stored_runs.py), the suite-first help, and the progress-letter legend.
+tests/integration/test_stored_runs.py runs the commands themselves."""
+
+from __future__ import annotations
+
+import json
+
+from amqp_conformance.fixtures.commands import cli
+from amqp_conformance.fixtures.core import stored_runs
+from amqp_conformance.fixtures.plugin import judge
+
+
+def test_a_run_folder_may_be_new_or_empty_and_nothing_else(tmp_path):
+    assert stored_runs.why_not_a_new_run_folder(tmp_path / "new") is None
+    assert stored_runs.why_not_a_new_run_folder(tmp_path) is None  # empty
+    (tmp_path / "junit.xml").write_text("<testsuites/>")
+    assert "already holds files" in stored_runs.why_not_a_new_run_folder(tmp_path)
+    (tmp_path / "manifest.json").write_text("{}")
+    assert "already holds a stored run" in stored_runs.why_not_a_new_run_folder(tmp_path)
+    assert "is a file" in stored_runs.why_not_a_new_run_folder(tmp_path / "junit.xml")
+
+
+def test_no_output_lies_in_a_stored_run(tmp_path):
+    run = tmp_path / "runs" / "r1"
+    run.mkdir(parents=True)
+    (run / "manifest.json").write_text("{}")
+    assert "lies in the stored run" in stored_runs.why_not_an_output("--junitxml", run / "junit.xml")
+    assert "lies in the stored run" in stored_runs.why_not_an_output("--alluredir", run / "allure-results" / "x")
+    assert stored_runs.why_not_an_output("--junitxml", tmp_path / "runs" / "r2" / "junit.xml") is None
+    assert stored_runs.why_not_a_run(run) is None and "no such run folder" in stored_runs.why_not_a_run(tmp_path / "x")
+    assert "not a stored run" in stored_runs.why_not_a_run(tmp_path / "runs")
+
+
+def test_records_that_do_not_add_up_to_the_manifest_are_named():
+    manifest = {"outcomes": {"pass": 2, "fail": 1, "deviation": 1}}
+    lines = [{"outcome": "pass"}, {"outcome": "pass"}, {"outcome": "fail", "deviation": "new"}]
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    assert stored_runs.mismatch(manifest, text, "r") is None
+    assert stored_runs.mismatch({"outcomes": {}}, "", "r") is None  # a manifest without counts: nothing to compare
+    emptied = stored_runs.mismatch(manifest, "", "r")
+    assert emptied == ("r: skipped, its records do not match its manifest.json "
+                       "(records found of those counted: deviation 0 of 1, fail 0 of 1, pass 0 of 2)")
+    assert "pass 1 of 2" in stored_runs.mismatch(manifest, text.split("\n", 1)[1] + "not json\n", "r")
+
+
+def test_the_help_lists_the_suites_options_first_and_whole():
+    text = cli.help_text("ci/suite")
+    assert text.startswith("usage: ci/suite [suite options]")
+    pytest_part = text.index("pytest's options (all passed to pytest")
+    for option in ("--repeat N", "--clean", "--version", "--amqp-url", "--broker", "--run-dir", "--baseline",
+                   "--reruns", "--strict", "--lf, --sw"):
+        assert -1 < text.index(option) < pytest_part, option
+    assert "--collect-only" in text[pytest_part:] and "AMQP 0-9-1 conformance suite:" not in text
+
+
+def test_the_command_passes_its_own_options_on_to_no_one():
+    assert cli._without(["--repeat", "3", "-k", "A", "--repeat=2", "--run-dir", "x"], "--repeat") == \
+        ["-k", "A", "--run-dir", "x"]
+    assert "-n" not in cli.pytest_args(["--sw"], cli.Path("r"))  # stepwise stops at the first failure: one process
+    assert f"cache_dir={cli.Path.cwd() / cli.CACHE_DIR}" in cli.pytest_args([], cli.Path("r"))
+
+
+def test_every_progress_letter_has_its_legend():
+    legend = judge.progress_legend()
+    for letter, *_ in [(shown[1],) for shown in judge.LETTERS.values()] + list(judge.PYTEST_LETTERS):
+        assert f" {letter} " in legend, letter
