@@ -42,6 +42,7 @@ HEARTBEAT_S = 2
 # whole intervals to close the connection. (The manual-ack case is not held: its deliveries
 # are unacked while it lasts, see above.)
 STALLED_INTERVALS = 3
+CONSUMER = "stalled-consumer"
 
 
 async def stalled_consumer(broker, faults, *, no_ack: bool, prefetch: int = 0, messages: int = MESSAGES,
@@ -55,7 +56,7 @@ async def stalled_consumer(broker, faults, *, no_ack: bool, prefetch: int = 0, m
     channel = await connection.channel()
     if prefetch:
         await channel.qos(prefetch_count=prefetch)
-    await channel.consume(queue, no_ack=no_ack)
+    await channel.consume(queue, consumer_tag=CONSUMER, no_ack=no_ack)
     ids = message_ids("flt09", messages)
     async with faults.injected(stall("downstream")):
         stalled_since = time.monotonic()
@@ -66,15 +67,22 @@ async def stalled_consumer(broker, faults, *, no_ack: bool, prefetch: int = 0, m
     return queue, channel, ids
 
 
-async def still_queued(broker, faults, queue: str, ids: list[str], got: list[str]) -> int:
-    """What the queue still holds of `ids` once the consumer has stopped receiving: read,
-    then drained on a direct connection, so that the message history counts it as there
-    (never as lost) and the check can say where every message is."""
+async def delivered_until_cancelled(channel) -> list[str]:
+    """Cancel the consumer and take what was pushed to it before cancel-ok (nothing comes
+    after it): with what was taken before, every delivery it ever got, in arrival order."""
+    await channel.cancel(CONSUMER)
+    return [d.message_id for d in channel.take(Delivery)]
+
+
+async def still_queued(broker, faults, queue: str, ids: list[str], delivered: list[str]) -> list[str]:
+    """The ids the queue still holds once its consumer is gone: drained on a direct
+    connection, so that the message history counts them as there (never as lost) and the
+    checks can say where every message is."""
     ready = await broker.ready_count(queue)
     observe("still ready in the queue", ready)
-    if ready or set(ids) - set(got):
-        await drain(faults, queue, expect=set(ids) - set(got), within=timeouts.REPLY)
-    return ready
+    missing = set(ids) - set(delivered)
+    drained = await drain(faults, queue, expect=missing, within=timeouts.REPLY) if ready or missing else []
+    return [d.message_id for d in drained]
 
 
 @pytest.mark.case("auto-ack")
@@ -87,11 +95,19 @@ async def test_an_auto_ack_consumer_gets_every_message_once_in_order(broker, fau
     observe("delivered after the stall", len(got))
     rule_out_own_silence(channel.connection)
     await expect_open(channel, "the stalled consumer's connection is not dropped for being slow")
-    queued = await still_queued(broker, faults, queue, ids, got)
-    check(got == ids, "after the stall every message arrives exactly once, in publish order",
-          expected=f"{MESSAGES} messages, flt09-0000 .. flt09-{MESSAGES - 1:04d} in order",
-          actual=f"{len(got)} messages, {len(set(got))} distinct, in order: {got == sorted(got)}; "
-                 f"{queued} still in the queue (not delivered, not lost)")
+    delivered = got + await delivered_until_cancelled(channel)
+    queued = await still_queued(broker, faults, queue, ids, delivered)
+    accounted, seen = {*delivered, *queued}, set(delivered)
+    lost = [i for i in ids if i not in accounted]
+    in_order = delivered == [i for i in ids if i in seen]
+    # Every message is accounted for by round trips (cancel-ok, the drain): no bound decides this one.
+    check(not lost and in_order, "nothing is lost, delivered twice or out of publish order",
+          expected=f"each of {MESSAGES} messages delivered once, in publish order, or still in the queue",
+          actual=f"{len(delivered)} delivered ({len(set(delivered))} distinct, in publish order: {in_order}), "
+                 f"{len(queued)} still in the queue, {len(lost)} lost: {lost[:5]}", timed=False)
+    check(not queued, "after the stall every message arrives",
+          expected="none left in the queue", actual=f"{len(queued)} still in the queue (not delivered, not lost) "
+                                                  f"after {timeouts.REPLY:.1f} s without a delivery")
 
 
 @pytest.mark.case("manual-ack")

@@ -25,6 +25,30 @@ class DeliveriesLost(Mutant):
         return None
 
 
+class DeliveriesLostOnEveryOtherQueue(Mutant):
+    """A broker that loses a message on some attempts only: of the queues it pushes
+    deliveries from (by name, counted across connections), the first, the third, the fifth
+    ... each lose one delivery, the fifth pushed from it (acked to the broker by the proxy
+    for a manual-ack consumer); nothing else is lost. A case rerun afterwards meets no loss:
+    it must stay a finding (fail, or fail marked flaky), never turn into a pass."""
+
+    breaks = ("FLT-09",)
+    lost = 5  # the delivery of a lossy queue that vanishes
+
+    def from_broker(self, link, cmd):
+        m = cmd.method
+        if not isinstance(m, spec.Basic.Deliver):
+            return None
+        queues = link.shared.setdefault("pushed per queue", {})  # routing key -> [its number, pushed so far]
+        number, pushed = queues.setdefault(m.routing_key, [len(queues) + 1, 0])
+        queues[m.routing_key][1] = pushed = pushed + 1
+        if number % 2 == 0 or pushed != self.lost:
+            return None
+        if not link.tracker.channel(cmd.channel).consumers.get(m.consumer_tag, False):
+            link.to_broker(cmd.channel, spec.Basic.Ack(delivery_tag=m.delivery_tag))
+        return []
+
+
 class AutoAckBacklogReordered(Mutant):
     """An automatic-ack consumer's deliveries come out of order once a backlog builds:
     every 100th delivery to it is held back and sent after the one that follows."""
@@ -87,6 +111,7 @@ class AcksBeforeCloseLost(Mutant):
 
 MUTANTS = [
     DeliveriesLost,
+    DeliveriesLostOnEveryOtherQueue,
     AutoAckBacklogReordered,
     AcksLostWhenSliced,
     AcksBeforeCloseLost,
