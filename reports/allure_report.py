@@ -18,10 +18,11 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from amqp_conformance.fixtures.core.cache import cache_dir
 from amqp_conformance.fixtures.core.outcomes import CATEGORIES, allure2_categories, allure_history_id
 
 HERE = Path(__file__).resolve().parent
-VERSION = (HERE / "allure_version").read_text().strip()
+VERSION_FILE = HERE / "allure_version"  # the one pin of Allure 3 (ci/setup reads it too)
 GTAG = re.compile(r"<script[^>]*googletagmanager[^>]*>\s*</script>\s*(<script>[^<]*gtag\([^<]*</script>)?", re.S)
 
 
@@ -30,10 +31,10 @@ class AllureMissing(RuntimeError):
 
 
 def allure_bin() -> Path:
-    cache = Path(os.environ.get("AMQP_CONFORMANCE_CACHE", Path.home() / ".cache" / "amqp-conformance"))
-    path = cache / f"allure-{VERSION}" / "node_modules" / ".bin" / "allure"
+    version = VERSION_FILE.read_text().strip()
+    path = cache_dir() / f"allure-{version}" / "node_modules" / ".bin" / "allure"
     if not path.exists():
-        raise AllureMissing(f"Allure {VERSION} is not installed at {path}: run ci/setup")
+        raise AllureMissing(f"Allure {version} is not installed at {path}: run ci/setup")
     return path
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from amqp_conformance.amqp_faults import latency
 from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, observe, rule
-from amqp_conformance.fixtures.vocabulary.perf import (FILL_SECONDS, MAX_MESSAGES, PERFTEST, PERFTEST_SECONDS,
-                                                       REPETITIONS, Figure, attach_figures, consume_rate,
+from amqp_conformance.fixtures.vocabulary.perf import (PERFTEST, REPETITIONS, budget,
+                                                        Figure, attach_figures, consume_rate,
                                                        fill, perftest_classpath, perftest_consumer,
                                                        perftest_fill_withheld, ratio)
 
@@ -23,8 +23,8 @@ CLAIMS = {"prefetch 1": "the slowest, above all over a slow network",
           "prefetch 300": "100-300: the best rate, diminishing returns above",
           "automatic ack": "the fastest"}
 # Over 20 ms each way a prefetch-1 consumer manages about 25 deliveries a second: a
-# small queue is enough there.
-MESSAGES = {"direct": MAX_MESSAGES, "latency 20 ms": 5000}
+# small queue is enough there (direct: the measurement budget's most).
+MESSAGES = {"direct": None, "latency 20 ms": 5000}
 PERFTEST_SETTING = "prefetch 300"  # PerfTest runs beside ours at this setting (-q 300)
 PERFTEST_FILL_LIMIT = 400_000  # PerfTest's queue must outlast its run; never more than this
 
@@ -44,7 +44,8 @@ async def test_consumer_rate_by_prefetch(broker, fault_proxy, path, progress):
         figure = figures[setting] = Figure(setting, "msg/s", claim=CLAIMS.get(setting))
         for run in range(REPETITIONS):
             queue = await broker.queue("classic")
-            queued, intake = await fill(broker, queue, MESSAGES[path], seconds=FILL_SECONDS)
+            queued, intake = await fill(broker, queue, MESSAGES[path] or budget().max_messages,
+                                        seconds=budget().fill_seconds)
             rate, received = await consume_rate(broker, queue, prefetch=prefetch, target=target,
                                                 auto_ack=setting == "automatic ack", max_messages=queued)
             figure.add(rate)
@@ -53,7 +54,7 @@ async def test_consumer_rate_by_prefetch(broker, fault_proxy, path, progress):
             # ours, then PerfTest, in turn: the two figures of a repetition share the machine's load
             if setting == PERFTEST_SETTING and path == "direct" and perftest_classpath() is not None:
                 # the queue holds enough for PerfTest's whole run at twice the rate ours just measured
-                messages = min(PERFTEST_FILL_LIMIT, int(rate * (PERFTEST_SECONDS + 2) * 2))
+                messages = min(PERFTEST_FILL_LIMIT, int(rate * (budget().perftest_seconds + 2) * 2))
                 withheld = perftest_fill_withheld(messages, intake)
                 if withheld:
                     continue

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from amqp_conformance.fixtures.brokers.cluster import RabbitMQCluster, RabbitMQ40Cluster, RabbitMQ43Cluster
-from amqp_conformance.fixtures.brokers.provisioned import ROOTS
+from amqp_conformance.fixtures.brokers.provisioned import roots
 from tests.suite_runs import run_suite
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
@@ -33,7 +33,7 @@ def test_three_nodes_form_cut_one_pair_heal_and_stop(kind):
     if kind is RabbitMQ43Cluster:
         if os.environ.get("AMQP_TEST_PROVISIONED") != "1":
             pytest.skip("opt-in: AMQP_TEST_PROVISIONED=1 ci/test -m provisioned")
-        if not (ROOTS / kind.node_class.suite / "usr/lib/rabbitmq/bin/rabbitmq-server").exists():
+        if not (roots() / kind.node_class.suite / "usr/lib/rabbitmq/bin/rabbitmq-server").exists():
             pytest.skip("root not built on this machine: run ci/brokers first")
     cluster = kind()
     try:

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from amqp_conformance.amqp_faults.server import cached_binary
+from amqp_conformance.fixtures.core.cache import cache_dir
 from amqp_conformance.fixtures.commands.cli import pytest_args
 from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
 from amqp_conformance.fixtures.plugin import SUITE_PLUGINS
@@ -32,7 +33,7 @@ from tests.module_names import rule_module_names
 from tests.suite_runs import REPO, SEVEN_RULES
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text())
-CACHE = Path(os.environ.get("AMQP_CONFORMANCE_CACHE", Path.home() / ".cache" / "amqp-conformance"))
+CACHE = cache_dir()
 INSTALL_TIMEOUT_S = 300
 RUN_TIMEOUT_S = 300
 

@@ -58,7 +58,7 @@ def test_a_docker_image_that_is_not_there_is_one_clear_line(tmp_path):
 @pytest.mark.parametrize("broker, version", [("rabbitmq-4.0", "RabbitMQ 4.0."), ("rabbitmq-4.3", "RabbitMQ 4.3.")])
 def test_a_chroot_node_runs_the_rules_matches_its_baseline_and_leaves_nothing(tmp_path, broker, version):
     suite = {"rabbitmq-4.0": "trixie", "rabbitmq-4.3": "sid"}[broker]
-    root = provisioned.ROOTS / suite
+    root = provisioned.roots() / suite
     needs((root / "usr/lib/rabbitmq/bin/rabbitmq-server").exists(), f"the Debian {suite} root")
     before = set((root / "tmp").glob(f"amqpc-{broker}-*"))
     run = run_suite(tmp_path, "--broker", broker, *QUICK, timeout=180)
@@ -69,7 +69,7 @@ def test_a_chroot_node_runs_the_rules_matches_its_baseline_and_leaves_nothing(tm
 
 @pytest.mark.provisioned
 def test_qpid_runs_the_rules_and_matches_its_baseline(tmp_path):
-    needs((provisioned.QPID_HOME / "lib").is_dir(), f"Qpid Broker-J {provisioned.QPID_VERSION}")
+    needs((provisioned.qpid_home() / "lib").is_dir(), f"Qpid Broker-J {provisioned.QPID_VERSION}")
     run = run_suite(tmp_path, "--broker", "qpid", *QUICK, timeout=180)
     assert run.returncode == 0, run.output[-3000:]
     assert "broker under test: Apache Qpid Broker-J" in run.output and "0 changes" in run.output

@@ -23,7 +23,7 @@ from amqp_conformance.fixtures.core import broker_facts
 from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
 from amqp_conformance.fixtures.brokers.registry import managed_broker
 from amqp_conformance.fixtures.core.outcomes import PASSING
-from amqp_conformance.fixtures.brokers.provisioned import QPID_HOME, QPID_VERSION
+from amqp_conformance.fixtures.brokers.provisioned import QPID_VERSION, qpid_home
 from tests.suite_runs import run_suite
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
@@ -74,7 +74,7 @@ def replay(node, scripts: dict[str, Path], *, known_to_deadlock: bool) -> dict[s
 
 @pytest.mark.parametrize("broker", ["garagemq", "qpid"])
 def test_reproducers_show_the_deviation_alone_and_rabbitmq_the_rule(broker, rabbitmq, tmp_path):
-    if broker == "qpid" and not (QPID_HOME / "lib").is_dir():
+    if broker == "qpid" and not (qpid_home() / "lib").is_dir():
         pytest.skip(f"Qpid Broker-J {QPID_VERSION} is not built on this machine: run ci/brokers qpid first")
     listing = tmp_path / "cases.json"
     run_dir = tmp_path / "run"

@@ -9,6 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from amqp_conformance.fixtures.core.cache import cache_dir
+
 from amqp_conformance.fixtures.brokers import lifeline
 from amqp_conformance.fixtures.brokers.managed import free_port
 
@@ -23,8 +25,7 @@ class ToxiproxyUnavailable(RuntimeError):
 
 
 def cached_binary() -> Path:
-    cache = Path(os.environ.get("AMQP_CONFORMANCE_CACHE", Path.home() / ".cache" / "amqp-conformance"))
-    return cache / "toxiproxy" / f"v{VERSION}" / "bin" / "toxiproxy-server"
+    return cache_dir() / "toxiproxy" / f"v{VERSION}" / "bin" / "toxiproxy-server"
 
 
 def find_binary(given: str | None = None) -> Path:
