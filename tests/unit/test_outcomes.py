@@ -68,7 +68,7 @@ def test_a_connection_the_broker_dropped_is_a_failure_unless_the_test_injected_a
             return name if name in self.markers else None
 
     def outcome_of(exception, *markers):
-        report = SimpleNamespace(skipped=False, failed=True, when="call")
+        report = SimpleNamespace(skipped=False, failed=True, passed=False, when="call")
         try:
             raise exception
         except type(exception):
@@ -104,7 +104,7 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
     def outcome_of(*, closed=None, dropped=False, markers=()):
         record = checks.TestRecord(observations={"outcome seen": "refused: the close"})
         record.connections.append(SimpleNamespace(closed_by_broker=closed, dropped_by_broker=dropped))
-        passed = SimpleNamespace(skipped=False, failed=False, when="call")
+        passed = SimpleNamespace(skipped=False, failed=False, passed=True, when="call")
         rule = Rule("RD-07", "statement", Strength.INFO, "guide", "section")
         return judged(Case(Item(*markers), SimpleNamespace(excinfo=None), passed, rule, record)), record
 
@@ -112,6 +112,9 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
     outcome, record = outcome_of(closed=crashed)
     assert outcome is Outcome.FAIL and "541 INTERNAL_ERROR" in record.steps[-1]
     assert "class 60, method 110" in record.steps[-1] and record.observations["outcome seen"]
+    # The fail says what was required, expected and seen, though the test raised nothing (RD-07 by URL).
+    broken = record.violation
+    assert broken.requirement == checks.HARD_ERROR_REQUIREMENT and "541" in broken.actual and broken.expected
     assert outcome_of(dropped=True)[0] is Outcome.FAIL
     assert "without connection.close" in outcome_of(dropped=True)[1].steps[-1]
     assert outcome_of(closed=Reply("connection", 540, "NOT_IMPLEMENTED", 60, 110))[0] is Outcome.INFO
@@ -120,7 +123,7 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
     # A probe that crashed the connection is no evidence of a missing feature.
     record = checks.TestRecord()
     record.connections.append(SimpleNamespace(closed_by_broker=crashed, dropped_by_broker=False))
-    skipped = SimpleNamespace(skipped=True, failed=False, when="call", longrepr=("f", 1, "unsupported: no recover"))
+    skipped = SimpleNamespace(skipped=True, failed=False, passed=False, when="call", longrepr=("f", 1, "unsupported: no recover"))
     rule = Rule("RD-06", "statement", Strength.MUST, "guide", "section")
     assert judged(Case(Item(), SimpleNamespace(excinfo=None), skipped, rule, record)) is Outcome.FAIL
 
@@ -150,7 +153,7 @@ def test_the_verdicts_carry_fields_and_unsupported_is_a_type_not_a_text():
             raise exception
         except BaseException:  # noqa: BLE001 - a skip is a BaseException
             call = SimpleNamespace(excinfo=pytest.ExceptionInfo.from_current())
-        report = SimpleNamespace(skipped=True, failed=False, when="call", longrepr=("f", 1, "Skipped: whatever"))
+        report = SimpleNamespace(skipped=True, failed=False, passed=False, when="call", longrepr=("f", 1, "Skipped: whatever"))
         rule = Rule("RD-06", "statement", Strength.MUST, "guide", "section")
         return judged(Case(SimpleNamespace(get_closest_marker=lambda _: None), call, report, rule,
                                checks.TestRecord()))
