@@ -67,11 +67,11 @@ def mix(outcomes: list[str]) -> str:
 @dataclass(frozen=True)
 class Difference:
     """One case whose outcome differs between two sides (broker versions, or two runs),
-    aligned by its key; a side is None where the case did not run although its rule did."""
+    aligned by its key."""
     rule: str
     case: str
-    a: dict | None  # {"name", "outcome", "report_id", "run", "rule"}: the case where it was decided
-    b: dict | None
+    a: dict  # {"name", "outcome", "report_id", "run", "rule"}: the case where it was decided
+    b: dict
 
 
 def version_cases(matrix: list[dict], broker_key: str) -> dict[str, dict]:
@@ -86,18 +86,12 @@ def version_cases(matrix: list[dict], broker_key: str) -> dict[str, dict]:
 
 
 def differences(a: dict[str, dict], b: dict[str, dict]) -> list[Difference]:
-    """The cases of the rules run on both sides whose outcome differs, or that ran on one
-    side only, in rule then case order (as wpt.fyi aligns two runs by test)."""
-    rules_a, rules_b = {c["rule"] for c in a.values()}, {c["rule"] for c in b.values()}
-    found = []
-    for name in sorted(set(a) | set(b), key=lambda n: (rule_order((a.get(n) or b[n])["rule"]), n)):
-        side_a, side_b = a.get(name), b.get(name)
-        rule = (side_a or side_b)["rule"]
-        if rule not in rules_a or rule not in rules_b:
-            continue
-        if side_a is None or side_b is None or side_a["outcome"] != side_b["outcome"]:
-            found.append(Difference(rule, name, side_a, side_b))
-    return found
+    """The cases run on both sides whose outcome differs, in rule then case order, aligned
+    by case key as wpt.fyi aligns two runs by test. A case run on one side only is no
+    difference: a narrower run (or a version that lacks a way) says nothing of it."""
+    found = [Difference(a[name]["rule"], name, a[name], b[name]) for name in set(a) & set(b)
+             if a[name]["outcome"] != b[name]["outcome"]]
+    return sorted(found, key=lambda d: (rule_order(d.rule), d.case))
 
 
 def version_differences(matrix: list[dict], a: str, b: str) -> list[Difference]:
@@ -115,10 +109,6 @@ def differing_rules(matrix: list[dict]) -> set[str]:
 
 def count_text(found: int) -> str:
     return f"{found} case differs" if found == 1 else f"{found} cases differ"
-
-
-def side_text(side: dict | None) -> str:
-    return "not run" if side is None else str(side["outcome"])
 
 
 def rule_order(rule_id: str):
@@ -170,11 +160,9 @@ def run_folder(name: str, runs: Path) -> Path | None:
     return None
 
 
-def where(side: dict | None, site: Path, in_report: set[str], run_dirs: dict[str, Path]) -> str:
+def where(side: dict, site: Path, in_report: set[str], run_dirs: dict[str, Path]) -> str:
     """Where to read the case that decided a side: its page in the site's Allure report when
     the report holds it (a cell's deciding run always is), else its own result file."""
-    if side is None:
-        return "not run"
     if side.get("report_id") in in_report:
         return f"run {side['run']}: {site / 'allure' / 'index.html'}#{side['report_id']}"
     run_dir = run_dirs.get(side["run"])
@@ -216,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         found, run_dirs = version_differences(matrix, a, b), {}
     print(f"{count_text(len(found))} between {a} and {b}")
     for d in found:
-        print(f"{d.case}: {side_text(d.a)} on {a} | {side_text(d.b)} on {b}")
+        print(f"{d.case}: {d.a['outcome']} on {a} | {d.b['outcome']} on {b}")
         print(f"    {a}: {where(d.a, args.site, in_report, run_dirs)}")
         print(f"    {b}: {where(d.b, args.site, in_report, run_dirs)}")
     return 0

@@ -29,12 +29,15 @@ LINE_COLOURS = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2"
 TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent / "templates"),
     autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=False, keep_trailing_newline=False)
-SAFETY_COLUMNS = ["broker_key", "fault", "runs", "checked_tests", "published", "confirmed", "delivered", "lost",
+SAFETY_COLUMNS = ["broker_key", "fault", "runs", "checked_tests", "unjudged_tests", "published", "confirmed",
+                  "delivered", "lost",
                   "duplicated", "unflagged_redeliveries", "double_resolutions", "watermark_violations", "recovered",
                   "violations", "unexpected", "lost_seen", "duplicated_seen", "unexpected_seen", "unflagged_seen"]
-SAFETY_NOTE = ("lost ... watermark_violations: the fault layer's history checks; violations: their sum. "
-               "unexpected (delivered, never published in the history: published outside it) is shown apart "
-               "and is no violation; *_seen: counted by the pipeline from the message histories themselves.")
+SAFETY_NOTE = ("lost ... watermark_violations: what the fault layer's history checks held against the broker, "
+               "counted only in checks whose case did not pass (a passing case's check, unjudged_tests, ran over a "
+               "queue its test need not drain: a message still queued is not lost); violations: their sum. "
+               "unexpected (delivered, never published in the history: published outside it) is shown apart and is "
+               "no violation; *_seen: counted by the pipeline from every message history itself.")
 
 
 def _chart(name: str):
@@ -104,8 +107,8 @@ def _pairs(matrix: list[dict], brokers: list[str], link) -> list[dict]:
             found = rule_cells.differences(cases[a], cases[b])
             pairs.append({"a": a, "b": b, "count": rule_cells.count_text(len(found)), "rows": [
                 {"rule": d.rule, "case": d.case, "sides": [
-                    {"outcome": rule_cells.side_text(side), "run": side["run"] if side else "",
-                     "link": link(side.get("report_id")) if side else None} for side in (d.a, d.b)]}
+                    {"outcome": side["outcome"], "run": side["run"], "link": link(side.get("report_id"))}
+                    for side in (d.a, d.b)]}
                 for d in found]})
     return pairs
 
@@ -268,7 +271,6 @@ def _cases(rows: list[dict]) -> list[str]:
 
 def _log_scale(values: list[float], length: float):
     """A log10 scale over whole decades covering `values`: (position of a value, decades)."""
-    import math
     positive = [v for v in values if v and v > 0]
     low = math.floor(math.log10(min(positive))) if positive else 0
     high = max(math.ceil(math.log10(max(positive))) if positive else 1, low + 1)

@@ -103,3 +103,17 @@ def test_a_deviation_is_decided_in_one_place_and_the_run_only_counts_it(tmp_path
     run.record(CaseResult("ACK-04", "ACK-04", "pass"))
     assert run.known == ["RD-01[classic]: fail"] and run.changes == ["PC-02: fail (baseline: pass (not listed))"]
     assert run.seen["RD-01[classic]"].reason == "r" and run.seen["PC-02"].reason == "why"
+
+
+def test_a_baseline_entrys_evidence_comes_from_the_case_not_from_report_text():
+    from types import SimpleNamespace
+
+    from amqp_conformance.fixtures.plugin.baselines import evidence_of
+    from amqp_conformance.fixtures.vocabulary.checks import Unsupported
+
+    skipped = SimpleNamespace(skipped=True, longrepr=("f.py", 1, "Skipped: not read"), sections=[])
+    call = SimpleNamespace(excinfo=SimpleNamespace(value=Unsupported("no tx", "tx.select refused"), typename="Skipped"))
+    assert evidence_of(skipped, call) == "unsupported: no tx [tx.select refused]"
+    completed = SimpleNamespace(skipped=False, longrepr=None, sections=[("non-strict findings", "not read")])
+    assert evidence_of(completed, SimpleNamespace(excinfo=None), ["text differs", "queue amqpc-0a1b2c-q1"]) == \
+        "text differs | queue amqpc-<run>-q1"

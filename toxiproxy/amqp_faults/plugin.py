@@ -23,7 +23,7 @@ import pytest
 from amqp_conformance.fixtures.vocabulary import checks
 from amqp_conformance.fixtures.vocabulary.history import History
 from amqp_conformance.fixtures.vocabulary.history_checker import check_history
-from amqp_conformance.fixtures.core.outcomes import CHECK_ATTACHMENT, HISTORY_ATTACHMENT
+from amqp_conformance.fixtures.core.outcomes import CHECK_ATTACHMENT, HISTORY_ATTACHMENT, PROPERTY_MARKER, TAG_MARKER
 from amqp_conformance.fixtures.wire.dialogue import ConnectFailed
 from amqp_conformance.fixtures.core.rules import CONFORMANCE_DIR, rule_of
 from amqp_conformance.fixtures.vocabulary.current_run import STATE
@@ -243,10 +243,11 @@ def _copy_through(item: pytest.Function, profile: str) -> pytest.Function:
     copy.add_marker(pytest.mark.case_parameter("fault profile", profile))
     copy.add_marker(pytest.mark.fault)
     copy.extra_keyword_matches.update({RULE_FLT_05.id, RULE_FLT_05.keyword, profile, "fault"})
-    copy.user_properties.append(("fault_rule", RULE_FLT_05.id))
-    copy.user_properties.append(("fault_profile", profile))
-    copy.add_marker(pytest.mark.allure_label(RULE_FLT_05.id, label_type="tag"))
-    copy.add_marker(pytest.mark.allure_label(f"fault profile {profile}", label_type="tag"))
+    # Its JUnit properties and Allure tags, written by the sinks.
+    copy.add_marker(getattr(pytest.mark, PROPERTY_MARKER)("fault_rule", RULE_FLT_05.id))
+    copy.add_marker(getattr(pytest.mark, PROPERTY_MARKER)("fault_profile", profile))
+    copy.add_marker(getattr(pytest.mark, TAG_MARKER)(RULE_FLT_05.id))
+    copy.add_marker(getattr(pytest.mark, TAG_MARKER)(f"fault profile {profile}"))
     return copy
 
 
