@@ -26,13 +26,15 @@ from tests.mutation.mutants import MUTANTS
 # A test's broker on a node the worker starts -> that node (amqp_conformance.fixtures.vocabulary:
 # consumer_timeouts' patient node, dedicated's node of a module's own). The broker fixtures
 # ask for their node at run time, so a test's fixture closure names only the broker.
-NODE_FIXTURES = {"patient_broker": "patient_node", "crashable_broker": "dedicated_node"}
+NODE_FIXTURES = {"patient_broker": "patient_node", "queue_policy": "patient_node", "crashable_broker": "dedicated_node"}
 PASS_THROUGH = Identity.name
 
 
 def node_rules() -> set[str]:
-    """The rules judged only on a node of the suite's own (their `needs=`)."""
-    return {declared.id for declared in REGISTRY.values() if declared.needs}
+    """The rules judged only on a node of the suite's own (their `needs=`), and those a
+    mutant breaks through a setting the suite makes there (its `own_node`: CON-27's policy)."""
+    return ({declared.id for declared in REGISTRY.values() if declared.needs}
+            | {rule for mutant in MUTANTS.values() if mutant.own_node for rule in mutant.breaks})
 
 
 def node_mutants() -> dict[str, object]:

@@ -58,11 +58,12 @@ def rules_with_modules() -> set[str]:
 def not_through_proxy() -> set[str]:
     """Rules judged only against a managed broker: through the proxy the suite has an
     --amqp-url target it cannot restart nor configure, which their declarations need
-    (`needs=`, amqp_conformance.fixtures.core.rules.NEEDS)."""
-    from amqp_conformance.fixtures.core.rules import REGISTRY
+    (`needs=`, amqp_conformance.fixtures.core.rules.NEEDS) or a mutant's setting does
+    (tests.mutation.node_mutants.node_rules)."""
+    from tests.mutation.node_mutants import node_rules
 
     rules_with_modules()
-    return {declared.id for declared in REGISTRY.values() if declared.needs}
+    return node_rules()
 
 
 def keyword(rule_id: str) -> str:

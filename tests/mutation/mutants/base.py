@@ -30,3 +30,7 @@ class Mutant(NamedRewrite):
     # Breaks its rules by a hard error (a connection closed with 541, or dropped), which
     # fails a rule of any strength (amqp_conformance.fixtures.vocabulary.checks.hard_errors): INFO rules too.
     hard_error: bool = False
+    # Judged only through a node of the suite's own (tests/mutation/test_node_mutants.py):
+    # what it breaks rests on a setting the suite makes there with rabbitmqctl (a policy),
+    # which a broker at a URL without --management-url does not take.
+    own_node: bool = False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 from pamqp import commands as spec
 from pamqp.body import ContentBody
@@ -353,18 +354,33 @@ class EqualConsumersStarve(Mutant):
         return None
 
 
+class SingleActiveByPolicy(Mutant):
+    """The single-active-consumer policy key is taken and applied: the queues the suite's
+    policy names (CON-27's, ending in "sacpolicy" and a counter) are declared with
+    x-single-active-consumer. rabbitmqctl still refuses the key (it never passes through
+    the proxy); the proxy stands in for a broker that made the queue single-active anyway.
+    Judged on the node the suite sets policies on (own_node): tests/mutation/test_node_mutants.py."""
+
+    breaks = ("CON-27",)
+    own_node = True
+    POLICY_NAMES = re.compile(r"-sacpolicy\d+$")
+
+    def from_client(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Queue.Declare) and self.POLICY_NAMES.search(m.queue or ""):
+            return replaced(cmd, changed(m, arguments={**(m.arguments or {}), "x-single-active-consumer": True}))
+        return None
+
+
 # CON-21 is unsupported on the mutation node (RabbitMQ 3.10.8 has no single-active-consumer
 # priority takeover; it came in 4.0): no mutant can turn an unsupported case into a failure there.
 NOT_EXPRESSIBLE = {"CON-21": ("unsupported on the mutation node, RabbitMQ 3.10.8 (priority takeover for single "
-                             "active consumers arrived in 4.0): a mutant cannot make an unsupported case fail"),
-                   "CON-27": ("every RabbitMQ the suite runs refuses the single-active-consumer policy key in "
-                              "rabbitmqctl set_policy ('not recognised policy settings'), the answer the rule "
-                              "expects; the refusal never passes through the AMQP proxy and no queue is declared, "
-                              "so a wire mutant cannot make the case fail")}
+                             "active consumers arrived in 4.0): a mutant cannot make an unsupported case fail")}
 
 
 MUTANTS = [
     ConsumeFromMissingQueueAccepted,
+    SingleActiveByPolicy,
     CancelRequeuesUnacked,
     CancelOfUnknownTagFails,
     ConsumerTagReuseAccepted,
