@@ -17,7 +17,7 @@ from amqp_conformance.fixtures.core import timeouts
 from amqp_conformance.fixtures.vocabulary.confirms import CUT, ConfirmLedger, message_ids
 from amqp_conformance.fixtures.wire.frames import Command, content
 from amqp_conformance.fixtures.vocabulary.receiving import drain_queue, receive
-from amqp_conformance.fixtures.vocabulary.checks import check, non_strict, observe
+from amqp_conformance.fixtures.vocabulary.checks import check, non_strict, not_exercised, observe
 from amqp_conformance.fixtures.vocabulary.ordering import handled
 from amqp_conformance.fixtures.wire.dialogue import Confirm, Delivery, NoReply, WireChannel, WireConnection
 
@@ -294,8 +294,8 @@ def expect_deliveries_before_the_cut(outcome: CutOutcome, cut: ConsumerCut, requ
     whole: then what needs a seen delivery (`unexercised`) is recorded "not exercised" and
     the caller still judges requeue and loss."""
     if not outcome.seen and cut.start == "before-consume":
-        observe("not exercised", f"{unexercised}: the cut came before the first whole delivery "
-                                 "(the broker frames content with more overhead than the computed cut point)")
+        not_exercised(f"{unexercised}: the cut came before the first whole delivery "
+                      "(the broker frames content with more overhead than the computed cut point)")
     else:
         check(bool(outcome.seen), requirement, expected="at least one", actual="none")
 
