@@ -62,3 +62,10 @@ def test_a_silent_peer_is_timed_from_the_last_write_before_the_fault():
     late = connection(frames=[10.0], heartbeats=[11.0, 11.9, 13.5])
     assert last_write(late, before=13.0) == 11.9  # the harness's late heartbeat came after the fault
     assert last_write(connection(), before=13.0) == 13.0
+
+
+def test_an_end_the_test_s_own_fault_made_is_left_to_the_rule():
+    cut = connection(frames=[10.0], heartbeats=[11.0, 14.5], received=[(15.0, -1, b"")])
+    rule_out_own_silence(cut, ended_before=12.0)  # the fault came at 12.0: it ended the connection
+    with pytest.raises(HarnessSilent):
+        rule_out_own_silence(cut, ended_before=16.0)

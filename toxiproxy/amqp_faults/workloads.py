@@ -149,11 +149,13 @@ def last_write(connection: WireConnection, *, before: float) -> float:
     return max((at for at in own_writes(connection) if at <= before), default=before)
 
 
-def rule_out_own_silence(connection: WireConnection) -> None:
-    """If the broker ended a connection with heartbeats after the suite itself fell
-    silent on it for OWN_SILENCE_LIMIT intervals or more, raise HarnessSilent: the close
-    was the broker's right. Otherwise nothing (the caller judges the broker)."""
-    if not connection.heartbeat or ended_at(connection) is None:
+def rule_out_own_silence(connection: WireConnection, *, ended_before: float | None = None) -> None:
+    """If the broker ended a connection with heartbeats (before `ended_before`, when
+    given: later, the test's own fault ended it) after the suite itself fell silent on it
+    for OWN_SILENCE_LIMIT intervals or more, raise HarnessSilent: the close was the
+    broker's right. Otherwise nothing (the caller judges the broker)."""
+    end = ended_at(connection)
+    if not connection.heartbeat or end is None or (ended_before is not None and end >= ended_before):
         return
     silence = own_silence(connection)
     observe("the suite's longest silence on the heartbeat connection", f"{silence:.2f} s "
@@ -283,6 +285,7 @@ async def cut_consumer(faults: FaultInjector, queue: str, ids: list[str], cut: C
     # least the reply bound too (which grows with the harness's measured lag).
     returned = await drain(faults, queue, expect=set(ids) - set(acked), within=max(window, timeouts.REPLY))
     await faults.remove(fault)
+    rule_out_own_silence(consumer, ended_before=applied_at)
     return CutOutcome(seen, acked, returned, closed_after)
 
 
@@ -360,6 +363,7 @@ async def publish_through_fault(faults: FaultInjector, queue: str, fault: Fault 
     ledger = ConfirmLedger()
     ledger.send_ids(channel, queue, first, body_size=body_size)
     await ledger.wait(channel, within=timeouts.REPLY * SETTLE_REPLIES, until_cut=True)
+    applied_at = time.monotonic()
     await faults.apply(fault)
     already = len(ledger.published)
     ledger.send_ids(channel, queue, second, body_size=body_size)
@@ -369,4 +373,5 @@ async def publish_through_fault(faults: FaultInjector, queue: str, fault: Fault 
     await faults.remove(fault)
     await ledger.wait(channel, later, within=timeouts.REPLY, until_cut=True)
     drained = await drain(faults, queue, expect=faults.history.confirmed_ids(), within=timeouts.REPLY)
+    rule_out_own_silence(connection, ended_before=applied_at)
     return PublishOutcome(first, second, quiet, drained)
