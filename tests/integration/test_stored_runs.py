@@ -91,6 +91,7 @@ def commands(runs: Path, port: int) -> list[tuple[str, tuple[str, ...], dict[str
         ("ci/suite --collect-only, the run's id", ("ci/suite", "--collect-only", "-k", "ack_04"), by_id),
         ("ci/suite, no broker, the run's id", ("ci/suite", *no_broker), by_id),
         ("ci/suite --repeat 2, r1 stored", ("ci/suite", "--repeat", "2", *no_broker), by_id),
+        ("ci/suite --run-dir RUN", ("ci/suite", *no_broker, "--run-dir", run_dir), {"AMQP_RUNS_DIR": str(runs)}),
         ("amqp-conformance --run-dir RUN --collect-only", (*CLI, "--collect-only", "--run-dir", run_dir), {}),
         ("amqp-conformance --run-dir RUN, no broker", (*CLI, *no_broker, "--run-dir", run_dir), {}),
         ("amqp-conformance --repeat 2 --run-dir RUN", (*CLI, "--repeat", "2", *no_broker, "--run-dir", run_dir), {}),
