@@ -2,21 +2,22 @@
 the two features orthogonal): while a consumer of the queue holds every delivery
 unacked, the broker still acks every new publish to that queue. A broker that confirms
 a message only once it was consumed and acked fails. In cluster runs the same holds for a
-publisher connected to a node that holds no replica of the queue (`no-replica`: the queue
-lives on node 1 alone, the publisher is on node 2); on one node that case is unsupported."""
+publisher connected to a node that holds no replica of the queue (`no-replica`: a queue with
+one replica, the publisher on a node the cluster says holds none); on one node, or where the
+suite cannot read the placement (a cluster at --amqp-url), that case is unsupported."""
 
 import pytest
 
 from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, check,
-                                                  expect_deliveries, expect_open, observe, rule)
+                                                  expect_deliveries, expect_open, observe, rule, unsupported)
 
 RULE = rule("PC-19", "Publish confirms arrive while a consumer holds every delivery of the queue unacked",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("confirms",))
 
 HELD, MORE = 3, 5
-HOME, ELSEWHERE = 0, 1  # the node holding the queue's only replica; the publisher's node
-# Only the declaring node holds the queue: a classic queue is never replicated and is placed
-# on the declaring node (client-local); a quorum queue of one member is placed there too.
+HOME = 0  # the node the queue is declared through
+# One replica only: a classic queue is never replicated, a quorum queue of one member; where
+# it sits is read from the cluster (Cluster.replicas), never assumed from where it was declared.
 ONE_REPLICA = {"quorum": {"x-quorum-initial-group-size": 1}, "classic": None}
 
 
@@ -37,14 +38,21 @@ async def test_confirms_arrive_on_a_node_without_a_replica(cluster_nodes, queue_
     cluster = cluster_nodes
     queue = await cluster.nodes[HOME].queue(queue_type, messages=[b"held-%d" % n for n in range(HELD)],
                                             arguments=ONE_REPLICA[queue_type])
-    leader = await cluster.leader(queue, asking=HOME) if queue_type == "quorum" else HOME
-    observe("queue's only replica", f"{cluster.names[HOME]} (declared there)" if leader == HOME else
-            f"{cluster.names[HOME]} (declared there; its leader is not visible over AMQP)" if leader is None else
-            f"declared through {cluster.names[HOME]}, yet led by {cluster.names[leader]}")
-    consumer = await (await cluster.connection(HOME)).channel()
+    replicas = await cluster.replicas(queue, asking=HOME)
+    if replicas is None:
+        unsupported("the case needs to know which nodes hold the queue's replicas, which the suite reads only "
+                    "on a cluster it runs", f"the cluster's nodes ({', '.join(cluster.names)}) show no placement "
+                    "over AMQP")
+    observe("the queue's replicas", ", ".join(cluster.names[i] for i in replicas))
+    elsewhere = next((i for i in range(len(cluster.nodes)) if i not in replicas), None)
+    if elsewhere is None:
+        unsupported("every node holds a replica of the queue: no node without one to publish through",
+                    f"declared through {cluster.names[HOME]} with {ONE_REPLICA[queue_type]}; replicas on "
+                    f"{', '.join(cluster.names[i] for i in replicas)}")
+    consumer = await (await cluster.connection(replicas[0])).channel()
     await hold_every_delivery(consumer, queue)
-    publisher = await (await cluster.connection(ELSEWHERE)).channel()
-    observe("publisher's node", f"{cluster.names[ELSEWHERE]}, holding no replica of the queue")
+    publisher = await (await cluster.connection(elsewhere)).channel()
+    observe("publisher's node", f"{cluster.names[elsewhere]}, holding no replica of the queue")
     await every_publish_is_acked(publisher, queue, "through a node without a replica while the queue's consumer "
                                  "holds all its deliveries unacked")
     await expect_open(consumer, "the consumer still holds its deliveries (its channel open)")
