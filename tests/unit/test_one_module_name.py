@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib
 import sys
 
+import pytest
+
 from amqp_conformance import conformance
 from amqp_conformance.fixtures.core import rules
 from tests.module_names import rule_module_names
@@ -15,6 +17,7 @@ from tests.suite_runs import REPO
 ON_DEMAND_TOO = "perf or long or not (perf or long)"  # every case, the on-demand ones included
 
 
+@pytest.mark.timeout(300)  # a whole collection in a fresh interpreter
 def test_pytest_in_a_checkout_imports_each_rule_module_by_its_package_name():
     seen = rule_module_names(sys.executable, "conformance", "-m", ON_DEMAND_TOO, cwd=REPO)
     files = sorted(rules.CONFORMANCE_DIR.rglob("test_*.py"))
