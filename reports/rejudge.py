@@ -57,9 +57,11 @@ def rejudge_record(record: dict, checker: Callable = check_history) -> Change | 
     checked = then.get("events_checked") or len(events)  # older runs checked the whole history
     today = checker(events[:checked], fault=then.get("fault", "none"), queue_type=then.get("queue_type", "classic"),
                     detection_window_s=then.get("detection_window_s")).to_json()
-    today["judged"] = judged = list(then.get("judged") or [])
-    differences = {name: (then.get(name), value) for name, value in today.items()
-                   if name != "events_checked" and then.get(name) != value}
+    judged = list(then.get("judged") or [])
+    # The findings both checkers report (a run recorded before a finding existed has no
+    # verdict on it); what was checked and judged is the record's, not a finding.
+    differences = {name: (then[name], value) for name, value in today.items()
+                   if name in then and name not in ("events_checked", "judged") and then[name] != value}
     if not differences:
         return None
     change = Change(record.get("case", "?"), str(record.get("outcome", "?")), differences)
