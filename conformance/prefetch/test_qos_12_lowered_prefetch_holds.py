@@ -5,7 +5,9 @@ them are settled, no more than the new count are unacked at any time.
 The count lowered is the one the broker applies to the running consumers: the channel's
 own (global=true, on a broker that limits the channel as a whole), or, for a
 per-consumer prefetch (global=false), which RabbitMQ applies to consumers started after
-basic.qos (consumer-prefetch guide), the limit of a consumer started after the change."""
+basic.qos (consumer-prefetch guide), the limit of a consumer started after the change: with more ready than either count, it
+receives exactly the lowered count (a consumer sent nothing holds no more than the limit,
+yet proves nothing about it)."""
 
 import pytest
 
@@ -62,5 +64,6 @@ async def test_a_lowered_consumer_prefetch_holds_for_the_next_consumer(broker):
         await channel.consume(other, consumer_tag="after-the-change")
         later = await deliveries_until_quiet(channel, expected=LOWERED)
     started_later = [d for d in later if d.consumer_tag == "after-the-change"]
-    check(len(started_later) <= LOWERED, f"a consumer started after lowering the prefetch to {LOWERED} holds no "
-          f"more than {LOWERED} unacked", expected=f"at most {LOWERED}", actual=len(started_later))
+    check(len(started_later) == LOWERED, f"a consumer started after lowering the prefetch to {LOWERED}, with "
+          f"{READY} ready, holds exactly {LOWERED} unacked: the lowered limit, neither more nor nothing",
+          expected=f"{LOWERED} deliveries, then quiet", actual=len(started_later))

@@ -95,6 +95,28 @@ class LoweredPrefetchIgnored(Mutant):
         return None
 
 
+class LoweredPrefetchStarvesLaterConsumers(Mutant):
+    """Once a basic.qos lowered the prefetch of a channel with consumers, a consumer
+    registered on it afterwards is sent nothing (a broker that keeps counting the settled
+    overshoot against the new limit): the proxy drops every delivery to it."""
+
+    breaks = ("QOS-12",)
+
+    def from_client(self, link, cmd):
+        m, state = cmd.method, link.tracker.channel(cmd.channel)
+        if isinstance(m, spec.Basic.Qos) and state.consumers and 0 < m.prefetch_count < state.prefetch:
+            link.state[("lowered", cmd.channel)] = True
+        return None
+
+    def from_broker(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Basic.ConsumeOk) and link.state.get(("lowered", cmd.channel)):
+            link.state.setdefault(("starved", cmd.channel), set()).add(m.consumer_tag)
+        elif isinstance(m, spec.Basic.Deliver) and m.consumer_tag in link.state.get(("starved", cmd.channel), ()):
+            return []
+        return None
+
+
 class TransactedSettlesApplyAtOnce(Mutant):
     """On a transactional channel a settle takes effect at once: the proxy commits right
     after it (and swallows that commit-ok), so its prefetch slot is freed before the
@@ -112,6 +134,7 @@ class TransactedSettlesApplyAtOnce(Mutant):
 MUTANTS = [
     PrefetchIgnored,
     LoweredPrefetchIgnored,
+    LoweredPrefetchStarvesLaterConsumers,
     PrefetchZeroLimits,
     PrefetchLimitsAutoAck,
     PrefetchLimitsGet,
