@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from amqp_conformance.fixtures.core import stored_runs
 from amqp_conformance.fixtures.core.outcomes import CHECK_ATTACHMENT, HISTORY_ATTACHMENT, RESULTS_FILE
 
 MANIFEST = "manifest.json"
@@ -80,6 +81,10 @@ def land(run_dirs: list[Path], staging: Path, known_brokers: set[str] | None = N
             records = run_dir / (manifest.get("results") or RESULTS_FILE)
             if not records.is_file():
                 landed.problems.append(f"{run_dir}: skipped, half-written: no {records.name}")
+                continue
+            lost = stored_runs.mismatch(manifest, records.read_text(), str(run_dir))  # records lost since
+            if lost:
+                landed.problems.append(lost)
                 continue
             landed.run_dirs[run_id] = run_dir
             allure_dir = run_dir / (manifest.get("allure_results") or "allure-results")
