@@ -40,8 +40,9 @@ TO_NON_STRICT = {("pass", "non-strict")}  # the one move a variant may cause (Va
 
 def through(node, target, rewrite, workdir: Path, suite_args: list[str]):
     with FrameProxy(target.host, target.port, rewrite) as proxy:
-        run = run_suite(workdir, *node_args(node, target.with_address("127.0.0.1", proxy.port).url), *suite_args,
-                        timeout=WHOLE_RUN_S)
+        # The management API is read beside the proxy (CON-29, CON-30): it is HTTP, no frame crosses it.
+        run = run_suite(workdir, *node_args(node, target.with_address("127.0.0.1", proxy.port).url),
+                        "--management-url", node.management_url, *suite_args, timeout=WHOLE_RUN_S)
     return run, list(proxy.errors)
 
 
@@ -110,6 +111,7 @@ def main(argv: list[str]) -> int:
         runs = lambda name, workdir: on_own_nodes(ours.broker, name, workdir, suite_args)  # noqa: E731
     else:
         node = patient(managed_broker(ours.broker))
+        node.management = True
         runs = lambda name, workdir: through(node, target, VARIANTS.get(name), workdir, suite_args)  # noqa: E731
     with (node or contextlib.nullcontext()) as target, tempfile.TemporaryDirectory(prefix="variants-") as scratch:
         control, control_errors = runs(PASS_THROUGH, Path(scratch) / PASS_THROUGH)
