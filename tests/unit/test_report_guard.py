@@ -58,3 +58,25 @@ def test_the_crash_is_that_case_s_failure_and_the_run_goes_on(tmp_path, workers)
     assert "1 failed, 1 passed" in text, text
     assert "expected one thing, got another" in text, text
     assert "AST constructor recursion depth mismatch" in text, text
+
+
+def test_the_backstops_alarm_never_fires_while_a_report_is_built():
+    """pytest-timeout's SIGALRM is paused while any plugin builds a report (at load 46 it
+    fired inside the report hook and ended the run in INTERNALERROR), and the time left is
+    given back for the teardown."""
+    import signal
+
+    from amqp_conformance.fixtures.plugin.report_guard import PausedBackstop
+
+    signal.setitimer(signal.ITIMER_REAL, 30.0)
+    try:
+        building = PausedBackstop().pytest_runtest_makereport(item=None, call=None)
+        next(building)  # the report is being built
+        assert signal.getitimer(signal.ITIMER_REAL)[0] == 0.0
+        try:
+            building.send("the report")
+        except StopIteration as done:
+            assert done.value == "the report"
+        assert 25.0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 30.0
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
