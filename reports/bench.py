@@ -1,60 +1,128 @@
-"""Benchmark (not a test): the pipeline's throughput in events per second at 1x, 4x and 16x
-data. python -m amqp_conformance.reports bench [--base-runs N] [--events N] [--scales 1,4,16] [--master URL]
+"""Benchmark (not a test): what a year of nightly CI costs the pipeline.
 
-Synthetic runs are generated per scale (scale x base runs; every run has the same shape),
-then `build` runs on one shared SparkSession; a discarded warm-up build on 1x data comes
-first so JIT and codegen warm-up do not count against the smallest scale. The Allure
-report is left out (it shows only the latest run per broker version, so it does not grow
-with the data). Prints a Markdown table.
+    python -m amqp_conformance.reports bench [--sizes 10,100,1000,3650] [--increment 10]
+                                             [--versions 10] [--events N] [--keep DIR] [--conf KEY=VALUE]
+
+Synthesizes stored runs (reports/synthetic.py: --versions broker versions, one run each a
+night) once, then for each size N: a full build of the first N runs, then an increment
+(the next --increment runs added to the same site). Each build is its own process
+(`python -m amqp_conformance.reports build`), so its wall time includes Spark's start.
+Prints a Markdown table: wall time of each, the peak memory of the build's processes (the
+Python driver and its JVM, sampled from /proc), the Parquet tables' size and the whole
+site's. The Allure report is left out (it holds the latest run of each broker version,
+so it does not grow with the runs).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
+import subprocess
+import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 from . import synthetic
-from .build import build
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m amqp_conformance.reports bench")
-    parser.add_argument("--base-runs", type=int, default=8)
-    parser.add_argument("--events", type=int, default=4000, help="events per fault-test history")
-    parser.add_argument("--scales", default="1,4,16")
-    parser.add_argument("--master", default="local[*]")
-    parser.add_argument("--keep", type=Path, default=None, help="keep the generated data here")
+    parser.add_argument("--sizes", default="10,100,1000,3650")
+    parser.add_argument("--increment", type=int, default=10)
+    parser.add_argument("--versions", type=int, default=10)
+    parser.add_argument("--events", type=int, default=2000, help="events per fault-test history")
+    parser.add_argument("--keep", type=Path, default=None, help="keep (and reuse) the generated runs here")
+    parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="passed to each build")
     args = parser.parse_args(argv)
-    from .pipeline import spark_session
+    sizes = [int(s) for s in args.sizes.split(",")]
     root = args.keep or Path(tempfile.mkdtemp(prefix="reports-bench-"))
-    mark = time.monotonic()
-    spark = spark_session(args.master)
-    spark_start = time.monotonic() - mark
-    rows = []
+    pool = root / "runs"
     try:
-        scales = [int(s) for s in args.scales.split(",")]
-        for scale in [scales[0], *scales]:
-            data = root / f"x{scale}"
-            if not data.exists():
-                synthetic.generate(data, runs=args.base_runs * scale, events=args.events, seed=scale)
-            mark = time.monotonic()
-            summary = build([data], root / f"site-x{scale}", allure=False, spark=spark)
-            wall = time.monotonic() - mark
-            rows.append((scale, summary, wall))
+        mark = time.monotonic()
+        have = len(list(pool.iterdir())) if pool.exists() else 0
+        wanted = max(sizes) + args.increment
+        if have < wanted:
+            synthetic.generate(pool, runs=wanted - have, events=args.events, versions=args.versions, first=have)
+        print(f"{wanted} synthetic runs in {pool} ({time.monotonic() - mark:.0f} s to make the missing ones)",
+              flush=True)
+        names = sorted(p.name for p in pool.iterdir())
+        print("| stored runs | full build s | full peak MB | +%d runs s | increment peak MB | Parquet MB | site MB |"
+              % args.increment)
+        print("|---|---|---|---|---|---|---|", flush=True)
+        for size in sizes:
+            view, site = root / f"view-{size}", root / f"site-{size}"
+            shutil.rmtree(view, ignore_errors=True)
+            shutil.rmtree(site, ignore_errors=True)
+            view.mkdir()
+            _link(pool, view, names[:size])
+            full, full_peak = _build(view, site, args.conf)
+            _link(pool, view, names[size:size + args.increment])
+            increment, increment_peak = _build(view, site, args.conf)
+            print(f"| {size} | {full:.0f} | {full_peak:.0f} | {increment:.0f} | {increment_peak:.0f} | "
+                  f"{_mb(site / 'data'):.1f} | {_mb(site):.1f} |", flush=True)
     finally:
-        spark.stop()
         if args.keep is None:
             shutil.rmtree(root, ignore_errors=True)
-    print(f"Spark session start: {spark_start:.1f} s (once, not counted below); first build is a warm-up\n")
-    print("| scale | runs | results | events | landing s | Spark s | total s | events/s |")
-    print("|---|---|---|---|---|---|---|---|")
-    for i, (scale, s, wall) in enumerate(rows):
-        if i == 0:
-            continue  # warm-up
-        spark_s = s["seconds"].get("parquet", 0) + s["seconds"].get("analyses", 0)
-        print(f"| {scale}x | {s['runs']} | {s['results']} | {s['events']} | {s['seconds']['landing']:.1f} | "
-              f"{spark_s:.1f} | {wall:.1f} | {s['events'] / wall:,.0f} |")
     return 0
+
+
+def _link(pool: Path, view: Path, names: list[str]) -> None:
+    for name in names:
+        (view / name).symlink_to(pool / name, target_is_directory=True)
+
+
+def _build(runs: Path, site: Path, conf: list[str]) -> tuple[float, float]:
+    """One build in its own process: its wall time and the peak memory (MB) of its process tree."""
+    command = [sys.executable, "-m", "amqp_conformance.reports", "build", str(runs), "--out", str(site),
+               "--no-allure", *[x for pair in conf for x in ("--conf", pair)]]
+    mark = time.monotonic()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    peak = [0.0]
+    sampler = threading.Thread(target=_sample, args=(process, peak), daemon=True)
+    sampler.start()
+    output = process.communicate()[0]
+    wall = time.monotonic() - mark
+    sampler.join(timeout=5)
+    if process.returncode != 0:
+        raise SystemExit(f"build failed ({process.returncode}): {' '.join(command)}\n{output[-3000:]}")
+    return wall, peak[0]
+
+
+def _sample(process: subprocess.Popen, peak: list[float]) -> None:
+    while process.poll() is None:
+        peak[0] = max(peak[0], sum(_rss_mb(pid) for pid in _tree(process.pid)))
+        time.sleep(2)  # a walk over /proc costs CPU too
+
+
+def _tree(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                parent = int(open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def _rss_mb(pid: int) -> float:
+    try:
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _mb(path: Path) -> float:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 1e6 if path.exists() else 0.0

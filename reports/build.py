@@ -1,11 +1,19 @@
 """`python -m amqp_conformance.reports build [PATH ...]`: every stored run -> Parquet tables, the matrix
 page and the Allure report under reports/site/.
 
-  PATH            run folders, or folders of run folders (default: reports/runs)
+  PATH            run folders, or folders of run folders (default: reports/runs); a local
+                  path or any URI Spark reads (hdfs://, s3a://, file://...)
   --out DIR       where the site goes (default: reports/site)
-  --master URL    Spark master (default local[*]; spark://..., k8s://..., or sc://... for
-                  Spark Connect). On a cluster, PATH and --out must be on storage every
-                  executor sees.
+  --data URI      where the Parquet tables are (default: OUT/data); any URI Spark writes
+  --master URL    Spark master (spark://..., k8s://..., yarn, local[N], or sc://... for
+                  Spark Connect). Without it: the master Spark is configured with
+                  (spark-submit --master, spark-defaults.conf), else local[*]. On a cluster,
+                  PATH and --data must be on storage every executor sees.
+  --conf KEY=VALUE      a Spark setting (memory, shuffle partitions...), as spark-submit's
+  --window N|Nd   pass rates, flaky rules and confirm latencies over each broker version's
+                  last N runs, or its last N days (default: 30 runs)
+  --full          drop the tables and land every run again (default: land only the runs
+                  the tables lack; a run already landed is never read again)
   --known-broker NAME   accept runs of a broker product the pipeline does not know yet
   --no-allure     skip the Allure report (the matrix cells then carry no links)
 """
@@ -16,37 +24,79 @@ import argparse
 import csv
 import hashlib
 import json
+import re
+import shutil
 import sys
+import tempfile
 import time
 import uuid as uuidlib
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from . import landing, site
+from . import allure_report, landing, site, storage
 
 HERE = Path(__file__).resolve().parent
-HISTORY_RUNS = 20  # older runs per broker version kept as Allure history points
+HISTORY_RUNS = 20  # older runs (over every broker version) kept as Allure history points
+DEFAULT_WINDOW = "30"  # runs of each broker version behind a pass rate (build --window)
+
+
+def parse_window(text: str) -> tuple[str, int]:
+    """--window: "30" (the last 30 runs of each broker version) or "14d" (its last 14 days)."""
+    found = re.fullmatch(r"\s*(\d+)\s*(d|days?|runs?)?\s*", str(text))
+    if not found or int(found[1]) < 1:
+        raise ValueError(f"--window {text!r}: a number of runs (30) or of days (14d)")
+    return ("days" if (found[2] or "").startswith("d") else "runs"), int(found[1])
+
+
+def window_text(window: tuple[str, int]) -> str:
+    """The window as the page names it."""
+    kind, size = window
+    return f"the last {size} {kind if size != 1 else kind[:-1]} of each broker version"
+
+
+def in_window(run_rows: list[dict], window: tuple[str, int]) -> list[dict]:
+    """The runs a window holds: per broker version, its last N runs, or its runs less than
+    N days older than its latest (run_rows: oldest first)."""
+    kind, size = window
+    by_broker: dict[str, list[dict]] = {}
+    for row in run_rows:
+        by_broker.setdefault(row["broker_key"], []).append(row)
+    if kind == "runs":
+        return [r for rows in by_broker.values() for r in rows[-size:]]
+    return [r for rows in by_broker.values() for r in rows
+            if r["run_started"] > rows[-1]["run_started"] - timedelta(days=size)]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m amqp_conformance.reports build", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("paths", nargs="*", type=Path)
+    parser.add_argument("paths", nargs="*")
     parser.add_argument("--out", type=Path, default=HERE / "site")
-    parser.add_argument("--master", default="local[*]")
+    parser.add_argument("--data", default=None)
+    parser.add_argument("--master", default=None)
+    parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--window", default=DEFAULT_WINDOW)
+    parser.add_argument("--full", action="store_true")
     parser.add_argument("--known-broker", action="append", default=[])
     parser.add_argument("--no-allure", action="store_true")
     args = parser.parse_args(argv)
+    try:
+        window = parse_window(args.window)
+        conf = dict(pair.split("=", 1) for pair in args.conf)
+    except ValueError as bad:
+        parser.error(str(bad))
     summary = build(args.paths or [HERE / "runs"], args.out, args.master, set(args.known_broker),
-                    allure=not args.no_allure)
+                    allure=not args.no_allure, data=args.data, window=window, full=args.full, conf=conf)
     for problem in summary["problems"]:
         print(f"[reports] {problem}", file=sys.stderr)
     if not summary["runs"]:
         where = ", ".join(str(p) for p in (args.paths or [HERE / "runs"]))
         print(f"[reports] no complete run found in {where}: run ci/suite first", file=sys.stderr)
         return 2
-    print(f"[reports] {summary['runs']} runs, {summary['results']} results, {summary['events']} events, "
-          f"{summary['checks']} history checks; {len(summary['problems'])} inputs skipped")
+    print(f"[reports] {summary['runs']} runs ({summary['new_runs']} new, landed now; the rest landed before), "
+          f"{summary['results']} results, {summary['events']} events, {summary['checks']} history checks; "
+          f"{len(summary['problems'])} inputs skipped; Spark master {summary['master']}")
+    print(f"[reports] pass rates, flaky rules and latencies over {summary['window']}; tables: {summary['data']}")
     print(f"[reports] matrix: {summary['matrix_page']} (Markdown: {summary['matrix_markdown']})"
           + (f"; Allure: {summary['allure']}" if summary["allure"] else ""))
     if summary["perf_page"]:
@@ -55,51 +105,67 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if summary["runs"] else 2
 
 
-def build(paths: list[Path], out: Path, master: str = "local[*]", known_brokers: set[str] | None = None,
-          allure: bool = True, spark=None) -> dict:
+def build(paths: list, out: Path, master: str | None = None, known_brokers: set[str] | None = None,
+          allure: bool = True, spark=None, data: str | None = None, window: tuple[str, int] | None = None,
+          full: bool = False, conf: dict[str, str] | None = None) -> dict:
+    """paths: run folders or folders of them, local paths or URIs; data: where the tables
+    are (any URI Spark writes; default <out>/data). A build lands the runs not in the
+    tables yet and recomputes the summaries; full: drop the tables and land every run."""
     seconds = {}
     started = time.monotonic()
     out = out.resolve()
-    work = out / "work"
-    landed = landing.land(landing.discover([p.resolve() for p in paths]), work / "landing", known_brokers)
-    seconds["landing"] = time.monotonic() - started
-    summary = {"runs": landed.runs, "results": landed.results, "events": landed.events, "checks": landed.checks,
-               "figures": landed.figures, "problems": landed.problems, "matrix_page": None, "matrix_markdown": None,
-               "perf_page": None, "allure": None, "seconds": seconds}
-    if not landed.runs:
-        return summary
+    window = window or parse_window(DEFAULT_WINDOW)
+    data = storage.to_uri(data or out / "data")
+    summary = {"runs": 0, "new_runs": 0, "results": 0, "events": 0, "checks": 0, "figures": 0, "problems": [],
+               "matrix_page": None, "matrix_markdown": None, "perf_page": None, "allure": None, "seconds": seconds,
+               "data": landing.shown(data), "window": window_text(window), "master": None}
+    local = all(storage.is_local(storage.to_uri(p)) for p in paths) and storage.is_local(data)
+    if local and not full:  # nothing to do needs no Spark: no run folder, and no tables yet
+        store = storage.Store()
+        if not landing.discover(paths, store) and not store.exists(storage.join(data, "runs")):
+            summary["problems"] = landing.plan([]).problems
+            return summary
 
     from . import pipeline  # pyspark is imported only when there is something to do
     mark = time.monotonic()
     own_session = spark is None
-    spark = spark or pipeline.spark_session(master)
+    spark = spark or pipeline.spark_session(master, conf=conf)
+    summary["master"] = spark.conf.get("spark.master", None) or master
     seconds["spark start"] = time.monotonic() - mark
     try:
         mark = time.monotonic()
-        tables = pipeline.load(spark, work / "landing")
-        shaped = pipeline.shape_results(tables["results"], tables["runs"]).cache()
-        pipeline.write_tables({"runs": tables["runs"], "results": shaped, "events": tables["events"],
-                               "checks": tables["checks"],
-                               "perf": pipeline.perf_figures(tables["perf"], shaped)}, out / "data")
-        seconds["parquet"] = time.monotonic() - mark
+        store = storage.Store(spark)
+        tables = pipeline.Tables(spark, data, store)
+        if full:
+            store.remove(data)
+        known = tables.read("runs")
+        stored = [r.asDict(recursive=True) for r in known.collect()] if known is not None else []
+        plan = landing.plan(landing.discover(paths, store), {r["run_id"]: r["run_dir"] for r in stored},
+                            known_brokers, store)
+        problems = list(plan.problems)
+        seconds["landing"] = time.monotonic() - mark
         mark = time.monotonic()
-        data = out / "data"
-        results = spark.read.parquet(str(data / "results"))
-        events = spark.read.parquet(str(data / "events"))
-        checks = spark.read.parquet(str(data / "checks"))
-        runs = spark.read.parquet(str(data / "runs"))
-        per_run = pipeline.rule_runs(results).cache()
-        matrix = _rows(pipeline.matrix(per_run))
-        flaky = _rows(pipeline.flaky(per_run))
-        run_outcomes = _rows(pipeline.run_outcomes(results))
-        safety = _rows(pipeline.safety(checks, results, events))
-        latency = _rows(pipeline.confirm_latency(events, checks, results))
-        perf = _rows(pipeline.perf_trends(spark.read.parquet(str(data / "perf"))))
-        run_rows = _rows(runs.select("run_id", "broker", "broker_version", "started_at", "outcomes", "transport"))
-        for row in run_rows:
-            row["broker_key"] = f"{row['broker']} {row['broker_version']}"
-        chosen, older = _latest_per_broker(run_rows)
-        history = _history_lines(results, older) if allure else []
+        if plan.new:
+            landed, skipped = pipeline.land(spark, tables, plan.new)
+            stored += landed
+            problems += skipped
+        seconds["parquet"] = time.monotonic() - mark
+        summary.update(runs=len(stored), new_runs=len(plan.new), problems=problems,
+                       **{n: sum(r[n] or 0 for r in stored) for n in pipeline.COUNTS})
+        if not stored:
+            return summary
+        mark = time.monotonic()
+        for row in stored:  # Spark hands a timestamp back in local time, a landed row has it in UTC
+            row["run_started"] = row["run_started"].astimezone(timezone.utc)
+        run_rows = sorted(stored, key=lambda r: (r["run_started"], r["run_id"]))
+        made = pipeline.summaries(spark, tables, in_window(run_rows, window))
+        matrix, flaky, run_outcomes, pass_rates, safety, latency, perf = (
+            _rows(made[name]) if made[name] is not None else []
+            for name in ("matrix", "flaky", "run_outcomes", "pass_rates", "safety", "latency", "perf"))
+        allure_dirs = {r["run_id"]: Path(r["allure_results"]) for r in run_rows if r.get("allure_results")}
+        deciding = allure_report.deciding_runs(matrix)
+        history = _history_lines(tables, run_rows, allure_report.history_runs(run_rows, deciding, HISTORY_RUNS)) \
+            if allure else []
         seconds["analyses"] = time.monotonic() - mark
     finally:
         if own_session:
@@ -110,23 +176,29 @@ def build(paths: list[Path], out: Path, master: str = "local[*]", known_brokers:
     (out / "matrix.md").write_text(site.markdown(matrix))
     _write_csv(out / "perf.csv", perf)
     summary["perf_page"] = site.write_perf(out, perf)
-    report_link = None
+    report_link, in_report = None, set()
     if allure:
-        from . import allure_report
         mark = time.monotonic()
-        staged = work / "allure-results"
-        allure_report.stage_results({r: landed.allure_dirs[r] for r in chosen if r in landed.allure_dirs}, staged)
-        keys = {row["broker_key"]: (row["broker"], row["broker_version"]) for row in run_rows if row["run_id"] in chosen}
-        index = allure_report.generate(staged, out / "allure", keys, history)
+        staged = Path(tempfile.mkdtemp(prefix="allure-results-"))  # never part of the site
+        in_report = allure_report.stage_results(allure_dirs, deciding, staged)
+        keys = {row["broker_key"]: (row["broker"], row["broker_version"]) for row in run_rows
+                if row["run_id"] in deciding}
+        try:
+            index = allure_report.generate(staged, out / "allure", keys, history)
+        finally:
+            shutil.rmtree(staged, ignore_errors=True)
         summary["allure"] = str(index)
         report_link = "allure/index.html"
         seconds["allure"] = time.monotonic() - mark
     page = out / "index.html"
-    page.write_text(site.render(matrix, flaky, safety, latency, run_rows, report_link, landed.problems,
-                                 in_report=chosen, run_outcomes=run_outcomes, perf=perf))
+    page.write_text(site.render(matrix, flaky, safety, latency, run_rows, report_link, problems,
+                                 in_report=in_report, run_outcomes=run_outcomes, perf=perf, pass_rates=pass_rates,
+                                 window=summary["window"]))
     summary["matrix_page"] = str(page)
     summary["matrix_markdown"] = str(out / "matrix.md")
-    summary.update(matrix=matrix, flaky=flaky, safety=safety, latency=latency, run_outcomes=run_outcomes, perf=perf)
+    summary.update(matrix=matrix, flaky=flaky, safety=safety, latency=latency, run_outcomes=run_outcomes, perf=perf,
+                   pass_rates=pass_rates)
+    shutil.rmtree(out / "work", ignore_errors=True)  # the staging copy older builds left in the site
     seconds["total"] = time.monotonic() - started
     return summary
 
@@ -135,28 +207,13 @@ def _rows(frame) -> list[dict]:
     return [row.asDict(recursive=True) for row in frame.collect()]
 
 
-def _latest_per_broker(run_rows: list[dict]) -> tuple[set[str], set[str]]:
-    latest: dict[str, dict] = {}
-    for row in run_rows:
-        if row["broker_key"] not in latest or (row["started_at"], row["run_id"]) > (
-                latest[row["broker_key"]]["started_at"], latest[row["broker_key"]]["run_id"]):
-            latest[row["broker_key"]] = row
-    chosen = {row["run_id"] for row in latest.values()}
-    by_broker: dict[str, list[dict]] = {}
-    for row in run_rows:
-        if row["run_id"] not in chosen:
-            by_broker.setdefault(row["broker_key"], []).append(row)
-    older = {r["run_id"] for rows in by_broker.values()
-             for r in sorted(rows, key=lambda r: r["started_at"])[-HISTORY_RUNS:]}
-    return chosen, older
-
-
-def _history_lines(results, older: set[str]) -> list[dict]:
-    """Allure 3 history points (one per older run), so trend and history widgets work."""
-    if not older:
+def _history_lines(tables, run_rows: list[dict], older: set[str]) -> list[dict]:
+    """Allure 3 history points (one per older run), so trend and history widgets work;
+    read from the results table's partitions of those runs only."""
+    results = tables.of_runs("results", [r for r in run_rows if r["run_id"] in older]) if older else None
+    if results is None:
         return []
-    from pyspark.sql import functions as F
-    rows = _rows(results.where(F.col("run_id").isin(sorted(older)))
+    rows = _rows(results
                  .select("run_id", "report_id", "name", "full_name", "status", "message", "start_ms", "stop_ms",
                          "history_id", "broker_key", "run_started"))
     lines: dict[str, dict] = {}

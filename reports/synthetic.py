@@ -4,7 +4,7 @@ carry message-history.jsonl and history-check.json attachments), for the benchma
 the pipeline's own tests.
 
 python -m amqp_conformance.reports synthetic OUT [--runs N] [--rules N] [--cases N] [--fault-tests N]
-                                [--events N] [--seed N]
+                                [--events N] [--seed N] [--versions N] [--first N]
 
 The histories follow the brief's contract. A fraction of fault histories carry injected
 anomalies (a confirmed message never delivered, a duplicate, a redelivery without the
@@ -24,23 +24,32 @@ from pathlib import Path
 from amqp_conformance.fixtures.core.outcomes import CaseResult, allure_history_id
 
 BROKERS = [("RabbitMQ", "3.10.8"), ("RabbitMQ", "4.1.0"), ("garagemq", "0.1"), ("LavinMQ", "2.3.0")]
+# A CI's nightly matrix (--versions 10): these, one run each per night.
+VERSIONS = [*BROKERS, ("RabbitMQ", "3.11.28"), ("RabbitMQ", "3.12.14"), ("RabbitMQ", "3.13.7"),
+            ("RabbitMQ", "4.0.5"), ("RabbitMQ", "4.2.1"), ("Apache Qpid Broker-J Core", "9.2.0")]
 AREAS = ["ACK", "RQ", "RD", "QOS", "PC", "TX", "CON"]
 FAULTS = ["latency", "reset_peer", "bandwidth", "timeout", "broker_restart"]
 
 
 def generate(out: Path, runs: int = 10, rules: int = 30, cases: int = 2, fault_tests: int = 3,
-             events: int = 2000, seed: int = 1, start: datetime | None = None, anomalies: float = 0.2) -> dict:
-    rng = random.Random(seed)
+             events: int = 2000, seed: int = 1, start: datetime | None = None, anomalies: float = 0.2,
+             versions: int = 0, first: int = 0) -> dict:
+    """versions: 0, the four BROKERS, a run an hour; N, the first N of VERSIONS, one run of
+    each a night (run n is version n % N on night n // N). first: the number of the first
+    run, so a later call adds the runs that follow (an increment)."""
+    rng = random.Random(seed * 7919 + first)
+    brokers = VERSIONS[:versions] if versions else BROKERS
     out.mkdir(parents=True, exist_ok=True)
     start = start or datetime(2026, 11, 1, tzinfo=timezone.utc)
     rule_ids = [f"{AREAS[i % len(AREAS)]}-{i // len(AREAS) + 1:02d}" for i in range(rules)]
     # Each (broker, rule) has a character: most always pass, some always fail, a few flap.
-    character = {(b, r): rng.choices(["pass", "fail", "non-strict", "unsupported", "flaky"],
-                                     [70, 10, 8, 7, 5])[0] for b in BROKERS for r in rule_ids}
+    characters = random.Random(seed)  # the same for every call with this seed
+    character = {(b, r): characters.choices(["pass", "fail", "non-strict", "unsupported", "flaky"],
+                                            [70, 10, 8, 7, 5])[0] for b in VERSIONS for r in rule_ids}
     totals = {"runs": 0, "results": 0, "events": 0}
-    for n in range(runs):
-        broker, version = BROKERS[n % len(BROKERS)]
-        began = start + timedelta(hours=n)
+    for n in range(first, first + runs):
+        broker, version = brokers[n % len(brokers)]
+        began = start + (timedelta(days=n // versions, minutes=5 * (n % versions)) if versions else timedelta(hours=n))
         run_id = f"{began:%Y%m%dT%H%M%SZ}-syn{n:05d}"
         (out / run_id).mkdir(parents=True, exist_ok=True)
         records: list[str] = []
@@ -163,7 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fault-tests", type=int, default=3)
     parser.add_argument("--events", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--versions", type=int, default=0, help="N broker versions, one run each a night")
+    parser.add_argument("--first", type=int, default=0, help="the number of the first run (add to earlier ones)")
     args = parser.parse_args(argv)
-    totals = generate(args.out, args.runs, args.rules, args.cases, args.fault_tests, args.events, args.seed)
+    totals = generate(args.out, args.runs, args.rules, args.cases, args.fault_tests, args.events, args.seed,
+                      versions=args.versions, first=args.first)
     print(f"[synthetic] {totals['runs']} runs, {totals['results']} results, {totals['events']} events in {args.out}")
     return 0

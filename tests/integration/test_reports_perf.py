@@ -13,7 +13,7 @@ import pytest
 
 from amqp_conformance.fixtures.vocabulary.perf import (FIGURES_ATTACHMENT, PERFTEST, Figure, figures_json,
                                                        ratio, steady_rate)
-from amqp_conformance.reports import landing, synthetic
+from amqp_conformance.reports import landing, pipeline, synthetic
 from amqp_conformance.reports.build import build
 from tests.integration.test_reports_pipeline import (make_run, spark)  # noqa: F401 - the shared SparkSession fixture
 
@@ -154,14 +154,14 @@ def test_runs_without_perf_figures_draw_no_chart(spark, perf_runs, tmp_path):
     assert not (site / "charts").exists()
 
 
-def test_a_corrupt_figures_attachment_is_named_and_skipped(tmp_path):
+def test_a_corrupt_figures_attachment_is_named_and_skipped(spark, tmp_path):
     root = tmp_path / "runs"
     make_run(root, "c0", "RabbitMQ", "3.10.8", "2026-11-01T10:00:00+00:00", [
         {"rule": "PERF-01", "outcome": "info", "attachments": {FIGURES_ATTACHMENT: '{"rule": "PERF-01", "figu'}},
         perf_case("PERF-02", "direct", consumer(1.0))])
-    landed = landing.land(landing.discover([root]), tmp_path / "landing")
-    assert landed.figures == len(PREFETCH)
-    assert len(landed.problems) == 1 and f"skipped, corrupt {FIGURES_ATTACHMENT}" in landed.problems[0]
+    read = pipeline.read_runs(spark, landing.plan(landing.discover([root])).new)
+    assert read.figures.count() == len(PREFETCH)
+    assert len(read.problems) == 1 and f"skipped, corrupt {FIGURES_ATTACHMENT}" in read.problems[0]
 
 
 # -- the instruments' side ------------------------------------------------------------------

@@ -12,7 +12,7 @@ from pyspark.sql import Row
 from pyspark.testing import assertDataFrameEqual
 
 from amqp_conformance.fixtures.core.outcomes import CaseResult, allure_history_id
-from amqp_conformance.reports import allure_report, landing, pipeline, site, synthetic
+from amqp_conformance.reports import allure_report, cells, landing, pipeline, site, storage, synthetic
 from amqp_conformance.reports.build import build
 
 # Spark starts a JVM and compiles its first queries: on a loaded 2-core machine that alone
@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.spark, pytest.mark.timeout(300)]
 def spark():
     if shutil.which("java") is None:
         pytest.fail("java is missing: ci/setup installs OpenJDK 17 for Spark")
-    session = pipeline.spark_session("local[2]")
+    session = pipeline.spark_session("local[2]", conf={"spark.sql.shuffle.partitions": "4"})
     yield session
     session.stop()
 
@@ -53,9 +53,10 @@ def make_run(root: Path, run_id: str, broker: str, version: str, started: str, c
 
 
 def load_shaped(spark, root: Path, tmp: Path, **kwargs):
-    landed = landing.land(landing.discover([root]), tmp / "landing", **kwargs)
-    tables = pipeline.load(spark, tmp / "landing")
-    return landed, tables, pipeline.shape_results(tables["results"], tables["runs"])
+    """Spark reads the runs (nothing written): what it read, its tables, the shaped results."""
+    read = pipeline.read_runs(spark, landing.plan(landing.discover([root]), **kwargs).new)
+    tables = {"checks": read.checks, "events": read.events.where("corrupt IS NULL")}
+    return read, tables, read.results
 
 
 @pytest.fixture
@@ -137,8 +138,8 @@ def test_safety_and_confirm_latency_from_a_fault_history(spark, tmp_path):
         {"rule": "FLT-01", "outcome": "fail", "attachments": {
             "message-history.jsonl": "".join(json.dumps(e) + "\n" for e in history),
             "history-check.json": json.dumps(check)}}])
-    landed, tables, shaped = load_shaped(spark, root, tmp_path)
-    assert (landed.events, landed.checks) == (len(history), 1)
+    _, tables, shaped = load_shaped(spark, root, tmp_path)
+    assert (tables["events"].count(), tables["checks"].count()) == (len(history), 1)
     safety = pipeline.safety(tables["checks"], shaped, tables["events"]).select(
         "broker_key", "fault", "lost", "duplicated", "unflagged_redeliveries", "unexpected", "violations",
         "lost_seen", "duplicated_seen", "unflagged_seen", "unexpected_seen")
@@ -194,22 +195,24 @@ def test_bad_input_is_named_and_skipped_and_nothing_else_is_lost(spark, three_ra
     history_run = make_run(root, "hist", "garagemq", "0.1", "2026-11-06T10:00:00+00:00", [
         {"rule": "FLT-01", "outcome": "pass", "attachments": {
             "message-history.jsonl": '{"t": 1.0, "kind": "publish", "seq": 1}\n{"t": 1.1, "kind": "conf\n'}}])
-    landed, tables, shaped = load_shaped(spark, root, tmp_path)
-    problems = "\n".join(landed.problems)
+    plan = landing.plan(landing.discover([root]))
+    tables = pipeline.Tables(spark, (tmp_path / "data").as_uri(), storage.Store(spark))
+    landed, skipped = pipeline.land(spark, tables, plan.new)
+    problems = "\n".join(plan.problems + skipped)
     assert "half-written: no manifest.json" in problems and str(half) in problems
     assert f"{corrupt / 'manifest.json'}: skipped the run, corrupt JSON" in problems
     assert "unknown broker 'MysteryMQ'" in problems
     assert f"{bad_file}:1: skipped, corrupt JSON" in problems
     assert f"{history_run.name}" in problems and ":2: skipped a corrupt history line" in problems
     assert f"{stopped}: interrupted by SIGTERM after 1 cases (exit status 143): not counted" in problems
-    assert len(landed.problems) == 6
+    assert len(plan.problems + skipped) == 6
     # everything else is kept: 5 + 5 + 5 - 1 corrupt rabbit results, 6 garagemq, 1 history run
-    assert shaped.count() == 5 + 5 + 5 - 1 + 6 + 1
-    assert tables["events"].count() == 1
-    assert sorted(r.run_id for r in tables["runs"].collect()) == ["g0", "hist", "r0", "r1", "r2"]
+    assert sum(r["results"] for r in landed) == tables.read("results").count() == 5 + 5 + 5 - 1 + 6 + 1
+    assert sum(r["events"] for r in landed) == tables.read("events").where("corrupt IS NULL").count() == 1
+    assert sorted(r.run_id for r in tables.read("runs").collect()) == ["g0", "hist", "r0", "r1", "r2"]
     # an unknown broker is accepted once named
-    again = landing.land(landing.discover([root]), tmp_path / "again", {"MysteryMQ"})
-    assert "mystery" in again.run_dirs and not any("MysteryMQ" in p for p in again.problems)
+    again = landing.plan(landing.discover([root]), known_brokers={"MysteryMQ"})
+    assert "mystery" in {r.run_id for r in again.new} and not any("MysteryMQ" in p for p in again.problems)
 
 
 def test_build_writes_tables_and_the_matrix_page_from_synthetic_runs(spark, tmp_path):
@@ -284,3 +287,71 @@ def test_differences_are_the_cases_of_rules_run_on_both_whose_outcome_differs():
     assert cells.differing_rules(matrix) == {"ACK-02", "CON-10"}
     assert cells.count_text(len(found)) == "2 cases differ"
     assert cells.broker_named(["A 1", "B 2"], "b") == "B 2"
+
+
+# -- incremental: a run lands once, and the summaries are those of a full build ------------
+def table_rows(spark, data: Path, name: str) -> list[tuple]:
+    """A table's rows, in a stable order, whatever files hold them."""
+    frame = spark.read.parquet(str(data / name))
+    return sorted(tuple(json.dumps(v, sort_keys=True, default=str) for v in row.asDict(recursive=True).values())
+                  for row in frame.select(*sorted(frame.columns)).collect())
+
+
+def folder_state(root: Path) -> dict[str, tuple[int, int]]:
+    return {str(p): (p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(root.rglob("*"))}
+
+
+def plain_matrix(roots: list[Path]) -> dict[tuple[str, str], tuple[str, int, int]]:
+    """The matrix counted in plain Python from the run folders: per broker version and
+    rule, its latest outcome (amqp_conformance.reports.cells), runs and passing runs."""
+    per_rule: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
+    for run in (d for root in roots for d in sorted(root.iterdir())):
+        manifest = json.loads((run / "manifest.json").read_text())
+        key = f"{manifest['broker']} {manifest['broker_version']}"
+        outcomes: dict[str, list[str]] = {}
+        for record in map(json.loads, (run / "results.jsonl").read_text().splitlines()):
+            outcomes.setdefault(record["rule"], []).append(record["outcome"])
+        for rule, seen in outcomes.items():
+            per_rule.setdefault((key, rule), []).append((manifest["started_at"], run.name, cells.rule_outcome(seen)))
+    return {k: (max(v)[2], len(v), sum(o in ("pass", "info") for _, _, o in v)) for k, v in per_rule.items()}
+
+
+def test_an_incremental_build_lands_each_run_once_and_equals_a_full_build(spark, tmp_path):
+    first, later = tmp_path / "first", tmp_path / "later"
+    synthetic.generate(first, runs=4, rules=5, cases=2, fault_tests=1, events=120, versions=2, anomalies=0.5)
+    synthetic.generate(later, runs=2, rules=5, cases=2, fault_tests=1, events=120, versions=2, anomalies=0.5,
+                       first=4)
+    stored = folder_state(first) | folder_state(later)
+    site = tmp_path / "site"
+    one = build([first], site, allure=False, spark=spark)
+    assert (one["runs"], one["new_runs"]) == (4, 4)
+    two = build([first, later], site, allure=False, spark=spark)  # the first four are not read again
+    assert (two["runs"], two["new_runs"]) == (6, 2)
+    data = site / "data"
+    before = folder_state(data)
+    again = build([first, later], site, allure=False, spark=spark)
+    assert again["new_runs"] == 0 and folder_state(data) == before  # re-landing is a no-op
+    assert folder_state(first) | folder_state(later) == stored  # run folders untouched
+    whole = build([first, later], tmp_path / "full", allure=False, spark=spark, full=True)
+    for name in ("matrix", "flaky", "safety", "latency", "run_outcomes", "pass_rates", "perf"):
+        assert sorted(map(repr, two[name])) == sorted(map(repr, whole[name])), name
+    for name in ("runs", "results", "events", "checks", "confirms", "rule_runs", "run_outcomes", "fault_checks"):
+        assert table_rows(spark, data, name) == table_rows(spark, tmp_path / "full" / "data", name), name
+    # partitioned by broker version and date: one folder per night and version
+    assert len(list((data / "results").glob("broker_dir=*/date=*"))) == 6
+    # and both equal the counts made in plain Python from the run folders
+    expected = plain_matrix([first, later])
+    assert {(r["broker_key"], r["rule"]): (r["latest_outcome"], r["runs"], r["passed_runs"])
+            for r in whole["matrix"]} == expected
+    assert whole["results"] == sum(len((d / "results.jsonl").read_text().splitlines())
+                                   for root in (first, later) for d in root.iterdir())
+    assert not (site / "work").exists()  # no staging copy in the site
+
+
+def test_pass_rates_cover_the_window(spark, tmp_path):
+    runs = synthetic.generate(tmp_path / "runs", runs=6, rules=3, cases=1, fault_tests=0, versions=2)
+    summary = build([tmp_path / "runs"], tmp_path / "site", allure=False, spark=spark, window=("runs", 2))
+    assert runs["runs"] == 6 and summary["window"] == "the last 2 runs of each broker version"
+    assert {r["runs"] for r in summary["matrix"]} == {2}
+    days = build([tmp_path / "runs"], tmp_path / "site", allure=False, spark=spark, window=("days", 1))
+    assert {r["runs"] for r in days["matrix"]} == {1} and days["window"] == "the last 1 day of each broker version"

@@ -1,0 +1,116 @@
+"""The build as a Spark application (reports/submit.py): through `spark-submit --master
+local[2]`, with the master it was given, and on a standalone Spark cluster, a master and a
+worker started here with pyspark's own launcher (bin/spark-class), bound to 127.0.0.1 with
+small memory. The build code sets no master of its own: spark-submit's is the one used."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyspark
+import pytest
+
+from amqp_conformance.reports import synthetic
+from tests.integration.test_reports_pipeline import plain_matrix
+from tests.suite_runs import REPO
+
+# spark-submit starts its own JVM (and, on the cluster, an executor's): about a minute each
+# on a quiet 2-core machine, several when it is loaded.
+pytestmark = [pytest.mark.spark, pytest.mark.timeout(900)]
+SPARK_HOME = Path(pyspark.__file__).resolve().parent
+STARTS_WITHIN = 120  # seconds for a master or a worker to be up, or the test fails
+
+
+def spark_env() -> dict[str, str]:
+    return {**os.environ, "SPARK_HOME": str(SPARK_HOME), "SPARK_LOCAL_IP": "127.0.0.1",
+            "PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable,
+            "SPARK_DAEMON_MEMORY": "256m"}
+
+
+def submit(master: str, runs: Path, out: Path) -> subprocess.CompletedProcess:
+    command = [str(SPARK_HOME / "bin" / "spark-submit"), "--master", master, "--driver-memory", "512m",
+               "--executor-memory", "512m", "--conf", "spark.sql.shuffle.partitions=4",
+               str(REPO / "reports" / "submit.py"), str(runs), "--out", str(out), "--no-allure"]
+    return subprocess.run(command, capture_output=True, text=True, timeout=600, env=spark_env(), cwd=out.parent)
+
+
+@pytest.fixture
+def runs(tmp_path) -> Path:
+    synthetic.generate(tmp_path / "runs", runs=3, rules=4, cases=1, fault_tests=1, events=80, versions=2)
+    return tmp_path / "runs"
+
+
+def built_matrix(out: Path) -> dict[tuple[str, str], tuple[str, int, int]]:
+    import csv
+    return {(r["broker_key"], r["rule"]): (r["latest_outcome"], int(r["runs"]), int(r["passed_runs"]))
+            for r in csv.DictReader(open(out / "matrix.csv"))}
+
+
+def test_spark_submit_runs_the_build_with_the_master_it_was_given(runs, tmp_path):
+    done = submit("local[2]", runs, tmp_path / "site")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    assert "3 runs (3 new" in done.stdout and "Spark master local[2]" in done.stdout, done.stdout
+    assert built_matrix(tmp_path / "site") == plain_matrix([runs])
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(log: Path, text: str, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + STARTS_WITHIN
+    while time.monotonic() < deadline:
+        if text in log.read_text(errors="replace"):
+            return
+        if process.poll() is not None:
+            break
+        time.sleep(0.5)
+    pytest.fail(f"no {text!r} within {STARTS_WITHIN} s: {log.read_text(errors='replace')[-3000:]}")
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    """A standalone master and one worker (2 cores, 1 GB), stopped at the end whatever happens."""
+    port, logs = free_port(), tmp_path / "cluster-logs"
+    logs.mkdir()
+    url = f"spark://127.0.0.1:{port}"
+    spark_class = str(SPARK_HOME / "bin" / "spark-class")
+    daemons = [
+        ("master", [spark_class, "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1", "--port", str(port),
+                    "--webui-port", str(free_port())], "I have been elected leader"),
+        ("worker", [spark_class, "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1", "--cores", "2",
+                    "--memory", "1g", "--work-dir", str(tmp_path / "worker"), "--webui-port", str(free_port()), url],
+         "Successfully registered with master")]
+    started: list[subprocess.Popen] = []
+    try:
+        for name, command, ready in daemons:
+            log = logs / f"{name}.log"
+            with open(log, "w") as out:
+                started.append(subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=spark_env(),
+                                                start_new_session=True))
+            wait_for(log, ready, started[-1])
+        yield url
+    finally:
+        for process in reversed(started):
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=30)
+
+
+def test_the_build_runs_on_a_standalone_spark_cluster(runs, cluster, tmp_path):
+    done = submit(cluster, runs, tmp_path / "site")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    assert f"Spark master {cluster}" in done.stdout, done.stdout
+    assert built_matrix(tmp_path / "site") == plain_matrix([runs])
+    executors = list((tmp_path / "worker").glob("app-*/*/stderr"))
+    assert executors, "no executor ran on the worker"
