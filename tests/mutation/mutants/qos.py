@@ -95,6 +95,21 @@ class LoweredPrefetchIgnored(Mutant):
         return None
 
 
+class RaisedPrefetchIgnored(Mutant):
+    """A basic.qos that raises the prefetch of a channel with consumers is answered qos-ok
+    and never reaches the broker: the old, lower limit stays in force, for the running
+    consumers and for consumers started later."""
+
+    breaks = ("QOS-10",)
+
+    def from_client(self, link, cmd):
+        m, state = cmd.method, link.tracker.channel(cmd.channel)
+        if isinstance(m, spec.Basic.Qos) and state.consumers and state.prefetch and m.prefetch_count > state.prefetch:
+            link.to_client(cmd.channel, spec.Basic.QosOk())
+            return []
+        return None
+
+
 class LoweredPrefetchStarvesLaterConsumers(Mutant):
     """Once a basic.qos lowered the prefetch of a channel with consumers, a consumer
     registered on it afterwards is sent nothing (a broker that keeps counting the settled
@@ -135,6 +150,7 @@ MUTANTS = [
     PrefetchIgnored,
     LoweredPrefetchIgnored,
     LoweredPrefetchStarvesLaterConsumers,
+    RaisedPrefetchIgnored,
     PrefetchZeroLimits,
     PrefetchLimitsAutoAck,
     PrefetchLimitsGet,
