@@ -10,9 +10,10 @@ receives exactly the lowered count (a consumer sent nothing holds no more than t
 yet proves nothing about it)."""
 
 import pytest
+from pamqp.commands import Basic
 
 from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, Closed, check, deliveries_until_quiet,
-                                                  expect_deliveries, expect_released, observe, rule,
+                                                  expect_deliveries, expect_released, expect_reply, observe, rule,
                                                   unsupported)
 
 RULE = rule("QOS-12", "A lowered prefetch holds once the deliveries above it are settled",
@@ -53,13 +54,16 @@ async def test_a_lowered_consumer_prefetch_holds_for_the_next_consumer(broker):
     queue, other = [await broker.queue(messages=[b"m%d" % n for n in range(READY)]) for _ in range(2)]
     async with broker.channel() as channel:
         await channel.qos(FIRST)
-        await channel.consume(queue)
+        first = await channel.consume(queue)
         in_flight = await expect_deliveries(channel, FIRST, "deliveries filling the first consumer's prefetch")
         await channel.qos(LOWERED)
         for delivery in in_flight:  # the first consumer's overshoot settled
             channel.ack(delivery.delivery_tag)
         first_after = await deliveries_until_quiet(channel, expected=0)
         observe("the first consumer got after the change", f"{len(first_after)} (its own prefetch is {FIRST})")
+        # The first consumer gone and nothing unacked: under a channel-wide count as under a
+        # per-consumer one, the next consumer alone meets the lowered limit.
+        await expect_reply(channel, Basic.Cancel(consumer_tag=first), Basic.CancelOk, "the first consumer is cancelled")
         channel.ack(0, multiple=True)
         await channel.consume(other, consumer_tag="after-the-change")
         later = await deliveries_until_quiet(channel, expected=LOWERED)
