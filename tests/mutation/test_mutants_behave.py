@@ -14,11 +14,13 @@ from tests.mutation.mutants import MUTANTS
 pytestmark = [pytest.mark.integration, pytest.mark.mutation]
 
 
-async def tags_connection_wide(broker, connection):
+async def tags_settle_across_channels(broker, connection):
     queue = await broker.queue(messages=[b"a", b"b"])
     first, second = await connection.channel(), await connection.channel()
     await first.get(queue)
-    return (await second.get(queue)).delivery_tag == 2  # a fresh channel would start at 1
+    second.ack((await second.get(queue)).delivery_tag)  # tag 1 of each channel
+    await first.close()  # requeues what the first still holds: its b"a", unless settled elsewhere
+    return await broker.take_all(queue, expected=1, within=1.0) == []
 
 
 async def prefetch_ignored(broker, connection):
@@ -124,7 +126,7 @@ async def recover_does_nothing(broker, connection):
 
 
 DIALOGUES = {f.__name__: f for f in (
-    tags_connection_wide, prefetch_ignored, cancel_of_unknown_tag_fails, return_after_ack, get_empty_hidden,
+    tags_settle_across_channels, prefetch_ignored, cancel_of_unknown_tag_fails, return_after_ack, get_empty_hidden,
     rollback_commits, acks_before_close_lost, channel_error_closes_connection, consumer_tag_reuse_accepted,
     nack_sent_as_ack, closed_channel_loses_unacked, property_altered, recover_does_nothing)}
 

@@ -13,7 +13,9 @@ have mutants judged only on nodes the suite configures or reaches into (their de
 needs=("managed-node",)), and PC-10, TX-10 and FLT-08 only on a node it restarts
 (needs=("restart",)): tests/mutation/test_node_mutants.py judges them there. "Delivery tags start at 2 on every channel" breaks
 no rule: tags stay positive, increasing and per channel; where the count starts is INFO
-(ACK-01 records "contiguous from 1"), so it is not a mutant.
+(ACK-01 records "contiguous from 1"), so it is not a mutant; nor is "one tag sequence for
+the whole connection": each channel's tags stay its own, and that a fresh channel starts
+where the first did is ACK-02's SHOULD part.
 
 One module per area, like conformance/: each lists its MUTANTS (and NOT_EXPRESSIBLE, the
 MUST rules no proxy can break, with the reason); this package joins them and derives the

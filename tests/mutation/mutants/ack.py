@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pamqp import commands as spec
 
-from tests.mutation.mutant_proxy import Link
+from tests.mutation.mutant_proxy import Command, Link
 from .base import Mutant, changed, replaced, is_multiple, SETTLES
 
 
@@ -38,10 +38,21 @@ class TagsNotIncreasing(TagRenumbering):
         return broker_tag + 1 if broker_tag % 2 else broker_tag - 1
 
 
-class TagsConnectionWide(TagRenumbering):
-    """One tag sequence for the whole connection: a second channel does not start its own."""
+class TagsSettleAcrossChannels(Mutant):
+    """Tags are not scoped to a channel: a settle of tag N on one channel settles the
+    delivery with tag N of an earlier channel of the connection that holds one (the proxy
+    moves the frame there)."""
 
     breaks = ("ACK-02",)
+
+    def from_client(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, SETTLES) and not is_multiple(m):
+            elsewhere = next((number for number, state in sorted(link.tracker.channels.items())
+                              if number < cmd.channel and m.delivery_tag in state.outstanding), None)
+            if elsewhere is not None:
+                return [Command(elsewhere, m, cmd.header, cmd.bodies)]
+        return None
 
     def client_tag(self, link, channel, broker_tag):
         link.state["next tag"] = link.state.get("next tag", 0) + 1
@@ -223,7 +234,7 @@ class AcceptsNegativeSettleOfUnknownTag(AckDropping):
 
 MUTANTS = [
     TagsNotIncreasing,
-    TagsConnectionWide,
+    TagsSettleAcrossChannels,
     AcceptsNeverDeliveredTag,
     AcceptsDoubleAck,
     AcceptsAckOnAnotherChannel,
