@@ -21,9 +21,10 @@ from tests.suite_runs import REPO
 
 # spark-submit starts its own JVM (and, on the cluster, an executor's): about a minute each
 # on a quiet 2-core machine, several when it is loaded.
-pytestmark = [pytest.mark.spark, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.spark, pytest.mark.timeout(1800)]
 SPARK_HOME = Path(pyspark.__file__).resolve().parent
 STARTS_WITHIN = 120  # seconds for a master or a worker to be up, or the test fails
+BUILD_WITHIN = 1200  # seconds for one spark-submit: a minute on a quiet machine, over ten at load 30
 
 
 def spark_env() -> dict[str, str]:
@@ -36,7 +37,8 @@ def submit(master: str, runs: Path, out: Path) -> subprocess.CompletedProcess:
     command = [str(SPARK_HOME / "bin" / "spark-submit"), "--master", master, "--driver-memory", "512m",
                "--executor-memory", "512m", "--conf", "spark.sql.shuffle.partitions=4",
                str(REPO / "reports" / "submit.py"), str(runs), "--out", str(out), "--no-allure"]
-    return subprocess.run(command, capture_output=True, text=True, timeout=600, env=spark_env(), cwd=out.parent)
+    return subprocess.run(command, capture_output=True, text=True, timeout=BUILD_WITHIN, env=spark_env(),
+                          cwd=out.parent)
 
 
 @pytest.fixture
