@@ -48,7 +48,12 @@ from .storage import Store, join, path_key
 # or build --conf win): times are UTC (a run's date is its UTC date), no web UI, no progress bar.
 DEFAULTS = {"spark.sql.session.timeZone": "UTC", "spark.ui.enabled": "false"}
 QUIET = {"spark.ui.showConsoleProgress": "false"}  # pyspark's launcher turns the bars on; build --conf may again
-LOCAL_DEFAULTS = {"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"}
+# A local master (this machine alone) when nobody configured otherwise: Spark's own defaults are
+# made for clusters (200 shuffle partitions, a 1 GB driver), and on one small machine they made
+# a ten-run build take minutes and a real run's histories overflow the heap.
+LOCAL_DEFAULTS = {"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1",
+                  "spark.sql.shuffle.partitions": "4"}
+LOCAL_DRIVER_MEMORY = "2g"  # read when the JVM starts, so it is given at launch (below)
 
 
 # -- session ------------------------------------------------------------------------------
@@ -68,7 +73,10 @@ def spark_session(master: str | None = None, app: str = "amqp-conformance-report
         wanted["spark.master"] = master
     # The JVM first (under spark-submit it is already there, with the submit's settings):
     # what it was given is what is configured.
-    SparkContext._ensure_initialized(conf=SparkConf(loadDefaults=False).setAll(list(wanted.items())))
+    launch = dict(wanted)
+    if "PYSPARK_GATEWAY_PORT" not in os.environ and not _in_spark_defaults("spark.driver.memory"):
+        launch.setdefault("spark.driver.memory", LOCAL_DRIVER_MEMORY)  # not under spark-submit: we launch it
+    SparkContext._ensure_initialized(conf=SparkConf(loadDefaults=False).setAll(list(launch.items())))
     configured = SparkConf()
     if not configured.contains("spark.master"):
         wanted["spark.master"] = "local[*]"
@@ -79,6 +87,16 @@ def spark_session(master: str | None = None, app: str = "amqp-conformance-report
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     return session
+
+
+def _in_spark_defaults(key: str) -> bool:
+    """Whether the spark-defaults.conf the launcher reads sets `key` (then it wins)."""
+    conf_dir = os.environ.get("SPARK_CONF_DIR") or os.path.join(os.environ.get("SPARK_HOME", ""), "conf")
+    try:
+        with open(os.path.join(conf_dir, "spark-defaults.conf"), encoding="utf-8") as defaults:
+            return any(line.split(None, 1)[0] == key for line in defaults if line.strip() and not line.startswith("#"))
+    except OSError:
+        return False
 
 
 # -- schemas: explicit, nothing is inferred ----------------------------------------------
@@ -209,7 +227,11 @@ def read_runs(spark: SparkSession, new: list[Run]) -> Read:
     lines = (text.select("results_key", F.posexplode(F.split("value", "\n")).alias("pos", "text"))
              .where(F.trim("text") != "")
              .join(F.broadcast(keyed), "results_key")
-             .select("run_id", "results_file", (F.col("pos") + 1).cast("long").alias("line"), "text"))
+             .select("run_id", "results_file", (F.col("pos") + 1).cast("long").alias("line"), "text")
+             # A shuffle between a file's split into lines and the histories' split into events:
+             # in one code-generated stage every event of a whole file is buffered at once (a
+             # single real run's histories overflowed a 2 GB heap).
+             .repartition("run_id", "line"))
     good = (F.coalesce(F.col("r.rule"), F.lit("")) != "") & (F.coalesce(F.col("r.outcome"), F.lit("")) != "")
     # the one pass over the files' text that everything but the histories comes from
     parsed = lines.select("run_id", "results_file", "line", F.from_json("text", record_schema()).alias("r")).cache()
@@ -274,7 +296,10 @@ def read_runs(spark: SparkSession, new: list[Run]) -> Read:
                  .where((F.coalesce(F.col("h.rule"), F.lit("")) != "")
                         & (F.coalesce(F.col("h.outcome"), F.lit("")) != "") & history.isNotNull())
                  .select("run_id", F.coalesce(F.col("h.allure")["uuid"], F.concat_ws(":", "run_id", "line"))
-                         .alias("result_uuid"), F.posexplode(F.split(history, "\n")).alias("pos", "event")))
+                         .alias("result_uuid"), history.alias("history"))
+                 # split in a projection of its own: beside the parsed record, every event row
+                 # carried its whole history along (a real run's overflowed a 2 GB heap)
+                 .select("run_id", "result_uuid", F.posexplode(F.split("history", "\n")).alias("pos", "event")))
     event = F.from_json("event", EVENTS)
     events = (histories.where(F.trim("event") != "").withColumn("e", event)
               .select("run_id", "result_uuid", (F.col("pos") + 1).cast("long").alias("line"),
