@@ -59,7 +59,9 @@ def test_three_nodes_form_cut_one_pair_heal_and_stop(kind):
     assert not cluster.workdir.exists() and not any(n.workdir.exists() for n in cluster.nodes)
 
 
-JUDGED_AT_URLS = {"CLU-04", "PC-19"}  # the cluster cases that inject no fault
+# the cluster cases that inject no fault; PC-19/no-replica needs the queue's placement,
+# which a cluster at URLs does not show over AMQP, so it is unsupported there (and says so)
+JUDGED_AT_URLS = {"CLU-04"}
 
 
 @pytest.mark.cluster
