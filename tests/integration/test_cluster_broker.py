@@ -67,8 +67,8 @@ JUDGED_AT_URLS = {"CLU-04"}
 @pytest.mark.cluster
 def test_a_cluster_at_urls_runs_the_rules_without_faults_and_no_others(tmp_path):
     """A cluster the user runs, given as one --amqp-url per node (here: the managed
-    cluster's nodes, comma-separated): CLU-04 and PC-19/no-replica inject no fault and are
-    judged there; the fault rules are unsupported, each with the one reason; the run is a
+    cluster's nodes, comma-separated): CLU-04 injects no fault and is judged there;
+    PC-19/no-replica (no placement to read) and the fault rules are unsupported; the run is a
     cluster column."""
     cluster = RabbitMQCluster()
     try:
