@@ -1,6 +1,8 @@
 """CON-08 (INFO): what basic.get does on a quorum queue with single active consumer.
 RabbitMQ refuses it, closing the channel with 405 RESOURCE_LOCKED; the report records
-the reply seen (scope, code, text) or the answer given instead."""
+the reply seen (scope, code, text) or the answer given instead. No guide sentence says
+it (RabbitMQ's source does): it is recorded beside CON-06, as a basic.get would hand a
+message to someone other than the one active consumer."""
 
 from amqp_conformance.fixtures.vocabulary import CONSUMERS, INFO, SINGLE_ACTIVE, observe_answer, rule
 

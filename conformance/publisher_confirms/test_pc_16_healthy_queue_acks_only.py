@@ -1,14 +1,15 @@
-"""PC-16: a routable publish that a healthy queue accepts is acked, never nacked. A nack
-says the broker could not take the message (a queue refused it, or failed); a queue
-without limits, on a broker without alarms, has no reason to."""
+"""PC-16: a routable publish that a healthy queue accepts is acked, never nacked. The guide
+says a broker sends basic.nack only when the process responsible for a queue hits an
+internal error; a queue without limits, on a broker without alarms, has none to report
+(PC-18 is the other half: the nack when that process fails)."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, SHOULD, QUEUE_TYPES, ConfirmLedger, check, rule
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, check, rule
 from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("PC-16", "A routable publish a healthy queue accepts is acked, never nacked",
-            strength=SHOULD, guide=CONFIRMS, section="server-sent-nacks", requires=("confirms",))
+            strength=MUST, guide=CONFIRMS, section="server-sent-nacks", requires=("confirms",))
 
 MESSAGES = 200
 
