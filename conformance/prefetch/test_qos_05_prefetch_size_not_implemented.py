@@ -1,6 +1,7 @@
 """QOS-05: a prefetch size (a byte limit) other than 0 is not implemented by RabbitMQ,
 which closes the connection with 540 NOT_IMPLEMENTED. Other brokers close only the
-channel, or honour the limit; the scope, code and text seen are recorded."""
+channel, or honour the limit; the scope, code and text seen are recorded. RabbitMQ's
+AMQP 0-9-1 reference says so, not the guides: nothing here is judged."""
 
 from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, observe, observe_answer, rule
 

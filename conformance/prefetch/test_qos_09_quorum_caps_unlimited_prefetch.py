@@ -1,5 +1,6 @@
 """QOS-09: quorum queues cap an unlimited prefetch (0): RabbitMQ sends a consumer at
-most 2000 unacked deliveries from a quorum queue. The number reached is recorded."""
+most 2000 unacked deliveries from a quorum queue. The number reached is recorded; it is
+RabbitMQ's own ceiling (its source), which no guide sentence states."""
 
 import pytest
 
