@@ -19,6 +19,7 @@ from urllib.parse import quote, urlsplit
 import requests
 
 from amqp_conformance.fixtures.brokers.managed import free_port
+from amqp_conformance.fixtures.core.harness_lag import off_the_loop
 
 HTTP_TIMEOUT_S = 5.0
 # What the server's 4xx refusals mean (the names toxiproxy-python gives them).
@@ -59,7 +60,8 @@ class ToxiproxyAPI:
 
     def call(self, method: str, path: str, body: dict | None = None) -> requests.Response:
         """One HTTP call to the server, bounded by `timeout`; any refusal or failure is a
-        ToxiproxyError carrying the server's text."""
+        ToxiproxyError carrying the server's text. Never on the event loop's thread: the `a*` twins."""
+        off_the_loop(f"Toxiproxy {method} {path}")
         try:
             response = self._session.request(method, self.url + path, json=body, timeout=self.timeout)
         except requests.RequestException as failed:
