@@ -16,7 +16,7 @@ RULE = rule("PC-10", "A confirmed persistent message in a durable queue survives
 
 # A process fault: `-m "not fault"` leaves it out of quick runs. The backstop covers
 # starting the module's node and restarting it (Qpid: about 30 s each on a loaded host).
-pytestmark = [pytest.mark.fault, pytest.mark.timeout(timeouts.NODE_BACKSTOP_S)]
+pytestmark = pytest.mark.fault
 
 MESSAGES = 200
 

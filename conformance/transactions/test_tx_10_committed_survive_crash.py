@@ -5,7 +5,6 @@ the suite owns (amqp_conformance.fixtures.vocabulary.dedicated, as PC-10); with 
 import pytest
 
 from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, CrashQueue, observe, rule
-from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("TX-10", "Persistent messages committed to a durable queue survive kill -9 and restart",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",),
@@ -13,7 +12,7 @@ RULE = rule("TX-10", "Persistent messages committed to a durable queue survive k
 
 # A process fault: `-m "not fault"` leaves it out of quick runs. Starting a dedicated node and
 # restarting it can take a JVM broker (Qpid) most of the default 60 s on a loaded machine.
-pytestmark = [pytest.mark.fault, pytest.mark.timeout(timeouts.NODE_BACKSTOP_S)]
+pytestmark = pytest.mark.fault
 
 TRANSACTIONS = 10
 PER_TRANSACTION = 10
