@@ -6,16 +6,19 @@ sleeps, a node that never writes a queue to disk, a restart that takes a second,
 awaited through the vocabulary while the loop watch keeps ticking."""
 
 import asyncio
+import dataclasses
 import os
 import time
+from types import SimpleNamespace
 
 import pytest
 
 from amqp_conformance.amqp_faults.client import ToxiproxyAPI
-from amqp_conformance.fixtures.brokers.managed import ManagedBroker, RabbitMQNode
-from amqp_conformance.fixtures.core import harness_lag
+from amqp_conformance.fixtures.brokers.managed import BrokerStartError, ManagedBroker, RabbitMQNode
+from amqp_conformance.fixtures.core import harness_lag, timeouts
 from amqp_conformance.fixtures.core.harness_lag import BlocksTheLoop, off_the_loop
 from amqp_conformance.fixtures.vocabulary.broker import Broker
+from amqp_conformance.fixtures.plugin import reruns
 from amqp_conformance.fixtures.vocabulary.crash import QueueProcessKiller
 from amqp_conformance.fixtures.wire.target import BrokerTarget
 
@@ -98,3 +101,21 @@ def test_a_blocking_call_on_the_loop_is_refused(tmp_path, call):
     with pytest.raises(BlocksTheLoop, match="event loop"):
         asyncio.run(on_the_loop())
     assert time.monotonic() - started < CALL_S / 2
+
+
+def test_the_rabbitmqctl_bound_grows_with_the_measured_lag(tmp_path):
+    """rabbitmqctl waits timeouts.NODE_CONTROL, which each case's setup grows with the lag
+    of the last seconds, as it grows the reply and connect bounds."""
+    configured = timeouts.current()
+    watch = harness_lag.ProcessWatch()  # not started: it has seen what note() tells it
+    watch.note(2.0)
+    config = SimpleNamespace(stash=pytest.Stash())
+    config.stash[reruns.WATCH], config.stash[reruns._CONFIGURED] = watch, configured
+    try:
+        reruns.pytest_runtest_setup(SimpleNamespace(config=config, stash=pytest.Stash()))
+        assert timeouts.NODE_CONTROL == harness_lag.grown(configured.NODE_CONTROL, 2.0) > configured.NODE_CONTROL
+        timeouts.configure(NODE_CONTROL=CALL_S / 4)
+        with pytest.raises(BrokerStartError, match="rabbitmqctl status did not finish within"):
+            SlowNode(tmp_path).ctl("status")
+    finally:
+        timeouts.configure(**dataclasses.asdict(configured))
