@@ -354,6 +354,32 @@ class EqualConsumersStarve(Mutant):
         return None
 
 
+class DeliveriesWaitForAPublish(Mutant):
+    """A new consumer is served only when a message is enqueued: its deliveries are held
+    from consume-ok until the next basic.publish through the proxy (any connection), as on
+    a broker whose dispatch wakes on an enqueue and not on a consumer registering, so the
+    messages already ready wait for a publish that may never come."""
+
+    breaks = ("CON-33",)
+
+    def from_broker(self, link, cmd):
+        m, held = cmd.method, link.state.setdefault("held for a publish", {})
+        if isinstance(m, spec.Basic.ConsumeOk):
+            held[(cmd.channel, m.consumer_tag)] = []
+        elif isinstance(m, spec.Basic.Deliver) and (cmd.channel, m.consumer_tag) in held:
+            held[(cmd.channel, m.consumer_tag)].append(cmd)
+            return []
+        return None
+
+    def from_client(self, link, cmd):
+        if isinstance(cmd.method, spec.Basic.Publish):
+            for other in link.proxy.links:
+                for deliveries in other.state.pop("held for a publish", {}).values():
+                    for delivery in deliveries:
+                        other.send(TO_CLIENT, delivery, raw=True)
+        return None
+
+
 class SingleActiveByPolicy(Mutant):
     """The single-active-consumer policy key is taken and applied: the queues the suite's
     policy names (CON-27's, ending in "sacpolicy" and a counter) are declared with
@@ -407,4 +433,5 @@ MUTANTS = [
     DroppedConnectionsLinger,
     ForgedUserIdCleared,
     EqualConsumersStarve,
+    DeliveriesWaitForAPublish,
 ]
