@@ -135,6 +135,7 @@ TABLE_HEAD = ("| mutant | rules it breaks | rules with a test here | rules that 
 @pytest.fixture(scope="module")
 def rabbitmq():
     node = patient(RabbitMQNode())
+    node.management = True  # CON-29 and CON-30 read it beside the proxy (HTTP: no frame crosses it)
     with node:  # ManagedBroker's own life cycle: start() on entry, cleanup() on exit
         yield node
 
@@ -145,7 +146,7 @@ def suite_args(node: RabbitMQNode, url: str, rule_ids) -> list[str]:
         # The CI subset judges the rules' own tests; their copies through network fault
         # profiles (FLT-05) would multiply its time by five. ci/mutation runs everything.
         chosen = f"({chosen}) and not flt05"
-    return [*node_args(node, url), "-k", chosen]
+    return [*node_args(node, url), "--management-url", node.management_url, "-k", chosen]
 
 
 def chosen_mutants() -> list[Mutant]:

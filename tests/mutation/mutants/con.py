@@ -380,6 +380,22 @@ class DeliveriesWaitForAPublish(Mutant):
         return None
 
 
+class EveryQueueSingleActive(Mutant):
+    """Every queue is declared with single active consumer, asked for or not: of two
+    consumers on a queue declared without it, the management API shows one active and the
+    other waiting (the proxy cannot rewrite the API's answers, which are HTTP beside it, so
+    the broker itself is made to hold the wrong flags; the suite reads the API through
+    --management-url, as tests/mutation/test_mutation_score.py gives it)."""
+
+    breaks = ("CON-30",)
+
+    def from_client(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Queue.Declare) and not m.passive and "x-single-active-consumer" not in (m.arguments or {}):
+            return replaced(cmd, changed(m, arguments={**(m.arguments or {}), "x-single-active-consumer": True}))
+        return None
+
+
 class SingleActiveByPolicy(Mutant):
     """The single-active-consumer policy key is taken and applied: the queues the suite's
     policy names (CON-27's, ending in "sacpolicy" and a counter) are declared with
@@ -401,13 +417,7 @@ class SingleActiveByPolicy(Mutant):
 # CON-21 is unsupported on the mutation node (RabbitMQ 3.10.8 has no single-active-consumer
 # priority takeover; it came in 4.0): no mutant can turn an unsupported case into a failure there.
 NOT_EXPRESSIBLE = {"CON-21": ("unsupported on the mutation node, RabbitMQ 3.10.8 (priority takeover for single "
-                             "active consumers arrived in 4.0): a mutant cannot make an unsupported case fail"),
-                   "CON-30": ("the active flag is read from the management HTTP API beside the AMQP port, which the "
-                              "frame proxy does not carry, and the mutation harness gives the suite no "
-                              "--management-url; seen failing once by hand: through a proxy that adds "
-                              "x-single-active-consumer to every queue.declare, with --management-url beside it "
-                              "(RabbitMQ 3.10.8), both 'every-consumer' cases fail, and pass through the "
-                              "pass-through proxy")}
+                             "active consumers arrived in 4.0): a mutant cannot make an unsupported case fail")}
 
 
 MUTANTS = [
@@ -434,4 +444,5 @@ MUTANTS = [
     ForgedUserIdCleared,
     EqualConsumersStarve,
     DeliveriesWaitForAPublish,
+    EveryQueueSingleActive,
 ]
