@@ -159,9 +159,9 @@ def build(paths: list, out: Path, master: str | None = None, known_brokers: set[
             row["run_started"] = row["run_started"].astimezone(timezone.utc)
         run_rows = sorted(stored, key=lambda r: (r["run_started"], r["run_id"]))
         made = pipeline.summaries(spark, tables, in_window(run_rows, window))
-        matrix, flaky, run_outcomes, pass_rates, safety, latency, perf = (
+        matrix, flaky, pass_rates, safety, latency, perf = (
             _rows(made[name]) if made[name] is not None else []
-            for name in ("matrix", "flaky", "run_outcomes", "pass_rates", "safety", "latency", "perf"))
+            for name in ("matrix", "flaky", "pass_rates", "safety", "latency", "perf"))
         allure_dirs = {r["run_id"]: Path(r["allure_results"]) for r in run_rows if r.get("allure_results")}
         deciding = allure_report.deciding_runs(matrix)
         history = _history_lines(tables, run_rows, allure_report.history_runs(run_rows, deciding, HISTORY_RUNS)) \
@@ -192,11 +192,11 @@ def build(paths: list, out: Path, master: str | None = None, known_brokers: set[
         seconds["allure"] = time.monotonic() - mark
     page = out / "index.html"
     page.write_text(site.render(matrix, flaky, safety, latency, run_rows, report_link, problems,
-                                 in_report=in_report, run_outcomes=run_outcomes, perf=perf, pass_rates=pass_rates,
+                                 in_report=in_report, perf=perf, pass_rates=pass_rates,
                                  window=summary["window"]))
     summary["matrix_page"] = str(page)
     summary["matrix_markdown"] = str(out / "matrix.md")
-    summary.update(matrix=matrix, flaky=flaky, safety=safety, latency=latency, run_outcomes=run_outcomes, perf=perf,
+    summary.update(matrix=matrix, flaky=flaky, safety=safety, latency=latency, perf=perf,
                    pass_rates=pass_rates)
     shutil.rmtree(out / "work", ignore_errors=True)  # the staging copy older builds left in the site
     seconds["total"] = time.monotonic() - started

@@ -53,7 +53,12 @@ QUIET = {"spark.ui.showConsoleProgress": "false"}  # pyspark's launcher turns th
 # a ten-run build take minutes and a real run's histories overflow the heap.
 LOCAL_DEFAULTS = {"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1",
                   "spark.sql.shuffle.partitions": "4"}
-LOCAL_DRIVER_MEMORY = "2g"  # read when the JVM starts, so it is given at launch (below)
+# Read when the JVM starts, so given at launch (below), when we launch it. The JIT's second
+# tier (C2) and a parallel collector are made for long-lived servers: a build's JVM lives a
+# minute or two, and on this 2-core machine C2 spent half its CPU compiling (a ten-run build:
+# 133 s of CPU with them, 71 s with the first tier only and the serial collector).
+LAUNCH_DEFAULTS = {"spark.driver.memory": "2g",
+                   "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"}
 
 
 # -- session ------------------------------------------------------------------------------
@@ -74,8 +79,10 @@ def spark_session(master: str | None = None, app: str = "amqp-conformance-report
     # The JVM first (under spark-submit it is already there, with the submit's settings):
     # what it was given is what is configured.
     launch = dict(wanted)
-    if "PYSPARK_GATEWAY_PORT" not in os.environ and not _in_spark_defaults("spark.driver.memory"):
-        launch.setdefault("spark.driver.memory", LOCAL_DRIVER_MEMORY)  # not under spark-submit: we launch it
+    if "PYSPARK_GATEWAY_PORT" not in os.environ:  # not under spark-submit: we launch it
+        for key, value in LAUNCH_DEFAULTS.items():
+            if not _in_spark_defaults(key):
+                launch.setdefault(key, value)
     SparkContext._ensure_initialized(conf=SparkConf(loadDefaults=False).setAll(list(launch.items())))
     configured = SparkConf()
     if not configured.contains("spark.master"):
@@ -253,24 +260,15 @@ def read_runs(spark: SparkSession, new: list[Run]) -> Read:
     source = F.concat_ws(":", "results_file", "line")
     uuid = F.coalesce(F.col("r.allure")["uuid"], F.concat_ws(":", "run_id", "line")).alias("result_uuid")
 
-    check_text = records.where(F.col("r.attachments").getField(CHECK_ATTACHMENT).isNotNull()).select(
-        "run_id", uuid, source.alias("source"),
-        F.from_json(F.col("r.attachments").getField(CHECK_ATTACHMENT), CHECKS).alias("c"))
-    bad.append(check_text.where(F.col("c").isNull()).select(
-        F.concat_ws(" ", "source", F.lit(CHECK_ATTACHMENT)).alias("where"),
-        F.lit(f"skipped, corrupt {CHECK_ATTACHMENT}").alias("why")))
-    checks = (check_text.where(F.col("c").isNotNull())
-              .select("run_id", "result_uuid", *[f"c.{f.name}" for f in CHECKS.fields if f.name not in KEY]))
-
-    figure_text = records.where(F.col("r.attachments").getField(PERF_ATTACHMENT).isNotNull()).select(
-        "run_id", uuid, source.alias("source"),
-        F.from_json(F.col("r.attachments").getField(PERF_ATTACHMENT), FIGURES).alias("p"))
-    bad.append(figure_text.where(F.col("p.figures").isNull()).select(
-        F.concat_ws(" ", "source", F.lit(PERF_ATTACHMENT)).alias("where"),
-        F.lit(f"skipped, corrupt {PERF_ATTACHMENT}").alias("why")))
-    each = figure_text.select("run_id", "result_uuid", "source", F.col("p.rule").alias("rule"),
-                              F.col("p.case").alias("case"),
-                              F.posexplode("p.figures").alias("position", "f"))
+    keys = ["run_id", uuid, source.alias("source")]
+    check_text, corrupt = attachment(records, CHECK_ATTACHMENT, CHECKS, keys)
+    bad.append(corrupt)
+    checks = check_text.select("run_id", "result_uuid", *[f"a.{f.name}" for f in CHECKS.fields if f.name not in KEY])
+    figure_text, corrupt = attachment(records, PERF_ATTACHMENT, FIGURES, keys, needs="figures")
+    bad.append(corrupt)
+    each = figure_text.select("run_id", "result_uuid", "source", F.col("a.rule").alias("rule"),
+                              F.col("a.case").alias("case"),
+                              F.posexplode("a.figures").alias("position", "f"))
     has_setting = F.coalesce(F.col("f.setting"), F.lit("")) != ""
     bad.append(each.where(~has_setting).select(
         F.concat_ws(" ", "source", F.lit(PERF_ATTACHMENT)).alias("where"),
@@ -308,6 +306,22 @@ def read_runs(spark: SparkSession, new: list[Run]) -> Read:
               .join(F.broadcast(run_cols.select("run_id", *PARTS)), "run_id"))
     return Read(run_cols, shaped, checks.join(F.broadcast(run_cols.select("run_id", *PARTS)), "run_id"),
                 perf_figures(perf, shaped), events, problems, set(lost))
+
+
+def attachment(records: DataFrame, name: str, schema: T.StructType, keys: list,
+               needs: str | None = None) -> tuple[DataFrame, DataFrame]:
+    """The records that carry the attachment `name`, parsed with `schema` (column `a`), and
+    the ones whose attachment is no JSON (or has no `needs` field, when given), named as
+    skipped input (where, why). from_json cannot tell: it gives a row of nulls for text
+    that is no JSON, so the text is also read whole ($)."""
+    text = F.col("r.attachments").getField(name)
+    corrupt = F.get_json_object(text, "$").isNull()
+    parsed = records.where(text.isNotNull()).select(*keys, F.from_json(text, schema).alias("a"), corrupt.alias("bad"))
+    if needs is not None:
+        parsed = parsed.withColumn("bad", F.col("bad") | F.col(f"a.{needs}").isNull())
+    skipped = parsed.where("bad").select(F.concat_ws(" ", "source", F.lit(name)).alias("where"),
+                                         F.lit(f"skipped, corrupt {name}").alias("why"))
+    return parsed.where(~F.col("bad")).drop("bad"), skipped
 
 
 def allure_status():
@@ -669,15 +683,16 @@ def land(spark: SparkSession, tables: Tables, new: list[Run]) -> tuple[list[dict
 
 def summaries(spark: SparkSession, tables: Tables, window: list[dict]) -> dict[str, DataFrame | None]:
     """Every summary, from the per-run tables: the matrix (its pass rate over the window's
-    runs), flaky rules (over the window), the outcome counts of each run, the safety
-    findings (every run), the confirm latency percentiles (the window's runs, from their
-    partitions of the confirms table) and the PERF figures' trends (every run)."""
+    runs), flaky rules (over the window), each version's pass rate by week (every run, from
+    the outcome counts of each run), the safety findings (every run), the confirm latency
+    percentiles (the window's runs, from their partitions of the confirms table) and the
+    PERF figures' trends (every run)."""
     per_run = tables.read("rule_runs")
     ids = spark.createDataFrame([(r["run_id"],) for r in window], "run_id string")
     checked, perf, confirms = tables.read("fault_checks"), tables.read("perf"), tables.of_runs("confirms", window)
     return {
         "matrix": matrix(per_run, ids), "flaky": flaky(in_window(per_run, ids)),
-        "run_outcomes": tables.read("run_outcomes"), "pass_rates": pass_rates(tables.read("run_outcomes")),
+        "pass_rates": pass_rates(tables.read("run_outcomes")),
         "safety": safety_summary(checked) if checked is not None else None,
         "latency": latency_percentiles(confirms) if confirms is not None else None,
         "perf": perf_trends(perf) if perf is not None else None}

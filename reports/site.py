@@ -46,10 +46,9 @@ def _chart(name: str):
 
 def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: list[dict], runs: list[dict],
            report_link: str | None, problems: list[str], in_report: set[str] | None = None,
-           run_outcomes: list[dict] | None = None, perf: list[dict] | None = None,
+           perf: list[dict] | None = None,
            pass_rates: list[dict] | None = None, window: str = "the stored runs") -> str:
     """in_report: the report ids the Allure report holds; only those cases are linked.
-    run_outcomes: kept for callers; the charts read the matrix and pass_rates.
     pass_rates: (broker_key, week, runs, mean, lowest, highest) rows (pipeline.pass_rates).
     window: the runs the pass rates cover, as the page names them.
     perf: the PERF figures with their trends (pipeline.perf_trends), for their charts."""

@@ -194,7 +194,10 @@ def test_bad_input_is_named_and_skipped_and_nothing_else_is_lost(spark, three_ra
     bad_file.write_text("\n".join(['{"rule": "ACK-03", "outcome": ', *records[1:]]) + "\n")
     history_run = make_run(root, "hist", "garagemq", "0.1", "2026-11-06T10:00:00+00:00", [
         {"rule": "FLT-01", "outcome": "pass", "attachments": {
-            "message-history.jsonl": '{"t": 1.0, "kind": "publish", "seq": 1}\n{"t": 1.1, "kind": "conf\n'}}])
+            "message-history.jsonl": '{"t": 1.0, "kind": "publish", "seq": 1}\n{"t": 1.1, "kind": "conf\n'}},
+        # attachments cut short: the case is kept, the attachment named and skipped
+        {"rule": "FLT-02", "outcome": "pass", "attachments": {"history-check.json": '{"fault": "latency", "lost": ['}},
+        {"rule": "PERF-01", "outcome": "pass", "attachments": {"perf-figures.json": '{"rule": "PERF-01"}'}}])
     plan = landing.plan(landing.discover([root]))
     tables = pipeline.Tables(spark, (tmp_path / "data").as_uri(), storage.Store(spark))
     landed, skipped = pipeline.land(spark, tables, plan.new)
@@ -205,9 +208,13 @@ def test_bad_input_is_named_and_skipped_and_nothing_else_is_lost(spark, three_ra
     assert f"{bad_file}:1: skipped, corrupt JSON" in problems
     assert f"{history_run.name}" in problems and ":2: skipped a corrupt history line" in problems
     assert f"{stopped}: interrupted by SIGTERM after 1 cases (exit status 143): not counted" in problems
-    assert len(plan.problems + skipped) == 6
-    # everything else is kept: 5 + 5 + 5 - 1 corrupt rabbit results, 6 garagemq, 1 history run
-    assert sum(r["results"] for r in landed) == tables.read("results").count() == 5 + 5 + 5 - 1 + 6 + 1
+    records_of = history_run / "results.jsonl"
+    assert f"{records_of}:2 history-check.json: skipped, corrupt history-check.json" in problems
+    assert f"{records_of}:3 perf-figures.json: skipped, corrupt perf-figures.json" in problems
+    assert len(plan.problems + skipped) == 8
+    # everything else is kept: 5 + 5 + 5 - 1 corrupt rabbit results, 6 garagemq, 3 of the history run
+    assert sum(r["results"] for r in landed) == tables.read("results").count() == 5 + 5 + 5 - 1 + 6 + 3
+    assert sum(r["checks"] for r in landed) == sum(r["figures"] for r in landed) == 0
     assert sum(r["events"] for r in landed) == tables.read("events").where("corrupt IS NULL").count() == 1
     assert sorted(r.run_id for r in tables.read("runs").collect()) == ["g0", "hist", "r0", "r1", "r2"]
     # an unknown broker is accepted once named
@@ -333,7 +340,7 @@ def test_an_incremental_build_lands_each_run_once_and_equals_a_full_build(spark,
     assert again["new_runs"] == 0 and folder_state(data) == before  # re-landing is a no-op
     assert folder_state(first) | folder_state(later) == stored  # run folders untouched
     whole = build([first, later], tmp_path / "full", allure=False, spark=spark, full=True)
-    for name in ("matrix", "flaky", "safety", "latency", "run_outcomes", "pass_rates", "perf"):
+    for name in ("matrix", "flaky", "safety", "latency", "pass_rates", "perf"):
         assert sorted(map(repr, two[name])) == sorted(map(repr, whole[name])), name
     for name in ("runs", "results", "events", "checks", "confirms", "rule_runs", "run_outcomes", "fault_checks"):
         assert table_rows(spark, data, name) == table_rows(spark, tmp_path / "full" / "data", name), name
