@@ -103,9 +103,10 @@ def test_a_blocking_call_on_the_loop_is_refused(tmp_path, call):
     assert time.monotonic() - started < CALL_S / 2
 
 
-def test_the_rabbitmqctl_bound_grows_with_the_measured_lag(tmp_path):
+def test_the_rabbitmqctl_bound_grows_with_the_measured_lag(tmp_path, monkeypatch):
     """rabbitmqctl waits timeouts.NODE_CONTROL, which each case's setup grows with the lag
     of the last seconds, as it grows the reply and connect bounds."""
+    monkeypatch.setattr(harness_lag, "host_stretch", lambda: 1.0)  # a quiet host: lag alone
     configured = timeouts.current()
     watch = harness_lag.ProcessWatch()  # not started: it has seen what note() tells it
     watch.note(2.0)
@@ -117,5 +118,23 @@ def test_the_rabbitmqctl_bound_grows_with_the_measured_lag(tmp_path):
         timeouts.configure(NODE_CONTROL=CALL_S / 4)
         with pytest.raises(BrokerStartError, match="rabbitmqctl status did not finish within"):
             SlowNode(tmp_path).ctl("status")
+    finally:
+        timeouts.configure(**dataclasses.asdict(configured))
+
+
+def test_the_rabbitmqctl_bound_stretches_with_the_host_load_up_to_the_node_net(monkeypatch):
+    """A rabbitmqctl is a child process: on a host with three runnable tasks per core it
+    takes about three times as long, which the harness's own lag does not show."""
+    configured = timeouts.current()
+    timeouts.configure(NODE_CONTROL=60.0, NODE_BACKSTOP_S=180)
+    watch = harness_lag.ProcessWatch()  # not started: no lag seen
+    config = SimpleNamespace(stash=pytest.Stash())
+    config.stash[reruns.WATCH] = watch
+    try:
+        config.stash[reruns._CONFIGURED] = timeouts.current()
+        for stretch, expected in ((1.0, 60.0), (2.5, 150.0), (50.0, 180.0)):
+            monkeypatch.setattr(harness_lag, "host_stretch", lambda: stretch)
+            reruns.pytest_runtest_setup(SimpleNamespace(config=config, stash=pytest.Stash()))
+            assert timeouts.NODE_CONTROL == pytest.approx(expected)
     finally:
         timeouts.configure(**dataclasses.asdict(configured))
