@@ -7,10 +7,12 @@ Synthesizes stored runs (reports/synthetic.py: --versions broker versions, one r
 night) once, then for each size N: a full build of the first N runs, then an increment
 (the next --increment runs added to the same site). Each build is its own process
 (`python -m amqp_conformance.reports build`), so its wall time includes Spark's start.
-Prints a Markdown table: wall time of each, the peak memory of the build's processes (the
-Python driver and its JVM, sampled from /proc), the Parquet tables' size and the whole
-site's. The Allure report is left out (it holds the latest run of each broker version,
-so it does not grow with the runs).
+Prints a Markdown table: wall time of each, the CPU time and the peak memory of the
+build's processes (the Python driver and its JVM, sampled from /proc every 2 s, so the CPU
+misses at most a process's last 2 s), the load average over the build (from /proc/loadavg
+before and after: on a shared machine the wall time follows the load, the CPU time much
+less), the Parquet tables' size and the whole site's. The Allure report is left out (it
+holds the latest run of each broker version, so it does not grow with the runs).
 """
 
 from __future__ import annotations
@@ -49,20 +51,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{wanted} synthetic runs in {pool} ({time.monotonic() - mark:.0f} s to make the missing ones)",
               flush=True)
         names = sorted(p.name for p in pool.iterdir())
-        print("| stored runs | full build s | full peak MB | +%d runs s | increment peak MB | Parquet MB | site MB |"
-              % args.increment)
-        print("|---|---|---|---|---|---|---|", flush=True)
+        print("| stored runs | full build s | CPU s | peak MB | load | +%d runs s | CPU s | peak MB | load "
+              "| Parquet MB | site MB |" % args.increment)
+        print("|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
         for size in sizes:
             view, site = root / f"view-{size}", root / f"site-{size}"
             shutil.rmtree(view, ignore_errors=True)
             shutil.rmtree(site, ignore_errors=True)
             view.mkdir()
             _link(pool, view, names[:size])
-            full, full_peak = _build(view, site, args.conf)
+            full = _build(view, site, args.conf)
             _link(pool, view, names[size:size + args.increment])
-            increment, increment_peak = _build(view, site, args.conf)
-            print(f"| {size} | {full:.0f} | {full_peak:.0f} | {increment:.0f} | {increment_peak:.0f} | "
-                  f"{_mb(site / 'data'):.1f} | {_mb(site):.1f} |", flush=True)
+            increment = _build(view, site, args.conf)
+            print(f"| {size} | {full} | {increment} | {_mb(site / 'data'):.1f} | {_mb(site):.1f} |", flush=True)
     finally:
         if args.keep is None:
             shutil.rmtree(root, ignore_errors=True)
@@ -74,26 +75,36 @@ def _link(pool: Path, view: Path, names: list[str]) -> None:
         (view / name).symlink_to(pool / name, target_is_directory=True)
 
 
-def _build(runs: Path, site: Path, conf: list[str]) -> tuple[float, float]:
-    """One build in its own process: its wall time and the peak memory (MB) of its process tree."""
+def _build(runs: Path, site: Path, conf: list[str]) -> str:
+    """One build in its own process: its wall time, CPU time, the peak memory (MB) of its
+    process tree and the load average before and after, as table cells."""
     command = [sys.executable, "-m", "amqp_conformance.reports", "build", str(runs), "--out", str(site),
                "--no-allure", *[x for pair in conf for x in ("--conf", pair)]]
+    load = _load()
     mark = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    peak = [0.0]
-    sampler = threading.Thread(target=_sample, args=(process, peak), daemon=True)
+    peak, cpu = [0.0], {}
+    sampler = threading.Thread(target=_sample, args=(process, peak, cpu), daemon=True)
     sampler.start()
     output = process.communicate()[0]
     wall = time.monotonic() - mark
     sampler.join(timeout=5)
     if process.returncode != 0:
         raise SystemExit(f"build failed ({process.returncode}): {' '.join(command)}\n{output[-3000:]}")
-    return wall, peak[0]
+    return f"{wall:.0f} | {sum(cpu.values()):.0f} | {peak[0]:.0f} | {load}-{_load()}"
 
 
-def _sample(process: subprocess.Popen, peak: list[float]) -> None:
+def _load() -> str:
+    """The one-minute load average."""
+    return open("/proc/loadavg").read().split()[0]
+
+
+def _sample(process: subprocess.Popen, peak: list[float], cpu: dict[int, float]) -> None:
     while process.poll() is None:
-        peak[0] = max(peak[0], sum(_rss_mb(pid) for pid in _tree(process.pid)))
+        tree = _tree(process.pid)
+        peak[0] = max(peak[0], sum(_rss_mb(pid) for pid in tree))
+        for pid in tree:  # a process's CPU time only grows: its last sample is the closest
+            cpu[pid] = max(cpu.get(pid, 0.0), _cpu_s(pid))
         time.sleep(2)  # a walk over /proc costs CPU too
 
 
@@ -112,6 +123,14 @@ def _tree(root: int) -> list[int]:
         found.append(pid)
         todo.extend(children.get(pid, []))
     return found
+
+
+def _cpu_s(pid: int) -> float:
+    try:
+        stat = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def _rss_mb(pid: int) -> float:
