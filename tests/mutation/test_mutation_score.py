@@ -146,7 +146,10 @@ def suite_args(node: RabbitMQNode, url: str, rule_ids) -> list[str]:
         # The CI subset judges the rules' own tests; their copies through network fault
         # profiles (FLT-05) would multiply its time by five. ci/mutation runs everything.
         chosen = f"({chosen}) and not flt05"
-    return [*node_args(node, url), "--management-url", node.management_url, "-k", chosen]
+    # The default mutation node runs the management API (CON-29/30 read it); a newer node
+    # built by ci/brokers may not, and then its rules say unsupported, not a None argument.
+    management = ["--management-url", node.management_url] if node.management_url else []
+    return [*node_args(node, url), *management, "-k", chosen]
 
 
 def chosen_mutants() -> list[Mutant]:
