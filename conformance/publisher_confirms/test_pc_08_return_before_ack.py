@@ -2,14 +2,13 @@
 (312 NO_ROUTE) before the basic.ack that confirms it. Judged by the order the frames
 arrived on the wire, not by client callbacks."""
 
-from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, Confirm, ConfirmLedger, Returned, check,
-                                                  observe, rule)
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, NO_ROUTE, Confirm, ConfirmLedger, Returned,
+                                                  check, observe, rule)
 
 RULE = rule("PC-08", "For a mandatory unroutable message basic.return arrives before its basic.ack",
             strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed", requires=("confirms",))
 
 MESSAGES = 3
-NO_ROUTE = 312
 
 
 async def test_return_arrives_before_the_ack(broker):

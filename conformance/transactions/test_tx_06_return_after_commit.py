@@ -9,15 +9,13 @@ A close that names the missing route (312 NO_ROUTE: Qpid Broker-J's close-when-n
 tells the publisher too, but is not the return: non-strict. Any other close, or nothing
 at all, loses the message silently: fail. The non-mandatory case is TX-11."""
 
-from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, Closed, Returned, check, non_strict, observe,
-                                                  rule, timeouts)
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, NO_ROUTE, Closed, Returned, check, non_strict,
+                                                  observe, rule, timeouts)
 
 RULE = rule("TX-06", "A mandatory unroutable publish in a transaction is returned (before or after the commit)",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",),
             accepts=("the return before tx.commit-ok or after it; a close with 312 NO_ROUTE instead of the "
                      "return is non-strict"))
-
-NO_ROUTE = 312
 
 
 async def test_an_unroutable_mandatory_publish_in_a_transaction_is_returned(broker):
