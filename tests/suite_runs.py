@@ -80,6 +80,12 @@ def patient(node):
     return node
 
 
+# A mutant's run expects its rules to fail: rerunning each fail to confirm it doubles the
+# run (hide_precondition_failed: ~100 cases that wait out a reply bound each, one at a
+# time). Only a harness-lag or an error, the run's own trouble, is run again.
+EXPECTING_FAILS = ("--reruns-for", "harness")
+
+
 def node_args(node, url: str) -> list[str]:
     """The suite's arguments to judge managed `node` reached at `url` (itself, or a proxy in
     front of it): an --amqp-url target, told the node's consumer timeout and channel tick."""

@@ -17,7 +17,7 @@ from amqp_conformance.fixtures.wire.frames import Command
 from tests.mutation.cluster_mutants import (CLUSTER_MUTANTS, PASS_THROUGH, ConfirmsWaitForConsumerAcksAcrossNodes,
                                            DeliveryLostAfterHeal)
 from tests.mutation.mutant_proxy import TO_BROKER, TO_CLIENT, Link, MutantProxy
-from tests.suite_runs import run_suite
+from tests.suite_runs import EXPECTING_FAILS, run_suite
 from tests.mutation.test_mutant_proxy import CollectingWriter
 
 # What a killed mutant's failure must name: the checker's finding, not some other error.
@@ -97,7 +97,7 @@ def test_every_cluster_mutant_fails_its_rule_and_the_pass_through_passes(tmp_pat
     # One cut variant of CLU-03 is enough to see the verdict move; the silent one adds ~15 s of detection.
     selection = "(" + " or ".join(r.lower().replace("-", "_") for r in rules) + ") and not silent"
     run = run_suite(tmp_path, "--broker", "rabbitmq-3.10-cluster", "-p", "no:xdist", "-p", "tests.mutation.cluster_mutants",
-                    "--no-baseline", "-m", "cluster", "-k", selection, timeout=400)
+                    "--no-baseline", *EXPECTING_FAILS, "-m", "cluster", "-k", selection, timeout=400)
     by_front = {}
     for case in run.cases:
         front = next((f for f in [PASS_THROUGH, *CLUSTER_MUTANTS] if f"-{f}]" in case.name or f"[{f}-" in case.name),

@@ -27,7 +27,7 @@ import pytest
 from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
 from tests.mutation.mutant_proxy import MutantProxy
 from tests.mutation.mutants import MUTANTS, SHOULD_RULES, Mutant
-from tests.suite_runs import REPO, node_args, outcomes, patient, run_suite
+from tests.suite_runs import EXPECTING_FAILS, REPO, node_args, outcomes, patient, run_suite
 
 pytestmark = [pytest.mark.integration, pytest.mark.mutation]
 
@@ -149,7 +149,7 @@ def suite_args(node: RabbitMQNode, url: str, rule_ids) -> list[str]:
     # The default mutation node runs the management API (CON-29/30 read it); a newer node
     # built by ci/brokers may not, and then its rules say unsupported, not a None argument.
     management = ["--management-url", node.management_url] if node.management_url else []
-    return [*node_args(node, url), *management, "-k", chosen]
+    return [*node_args(node, url), *management, *EXPECTING_FAILS, "-k", chosen]
 
 
 def chosen_mutants() -> list[Mutant]:
@@ -176,8 +176,9 @@ def plan(mutant: Mutant, existing: set[str]) -> tuple[list[str], list[str], list
 # mutants select (with AMQPC_MUTANTS=all the whole catalogue with its fault-profile copies:
 # 364 s direct on 2 cores, over run_suite's default 240 s), and each mutant's run (a mutant
 # that hides closes, like hide_precondition_failed, makes its 14 rules wait out every reply
-# bound: over 240 s with their fault-profile copies).
-WHOLE_RUN_S = 900
+# bound: over 240 s with their fault-profile copies). On a loaded 2-core host the direct
+# run of the whole catalogue took over 900 s; this is a net for a hang, not a target.
+WHOLE_RUN_S = 1800
 
 
 @pytest.fixture(scope="module")
@@ -212,7 +213,9 @@ def test_pass_through_control_reproduces_the_baseline(rabbitmq, baseline, tmp_pa
           f"({direct.seconds:.1f} s direct, {through.seconds:.1f} s through the proxy)")
 
 
-@pytest.mark.timeout(3600)  # the whole catalogue after the merge; each suite run has its own bound
+# The whole catalogue: ~100 mutant runs of 10-250 s (3,567 s for 65 of them on a loaded
+# host); each suite run has its own bound, this is the net for the loop.
+@pytest.mark.timeout(4 * 3600)
 def test_every_mutant_with_a_test_is_killed(rabbitmq, baseline, tmp_path):
     _, direct = baseline
     baseline_outcomes = outcomes(direct)

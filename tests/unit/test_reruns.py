@@ -10,9 +10,9 @@ import pytest
 
 from amqp_conformance.fixtures.core import harness_lag
 from amqp_conformance.fixtures.core.outcomes import HARNESS_LAG, CaseResult, Outcome
-from amqp_conformance.fixtures.core.reruns import (FLAKY, LAG_EVERY_TIME, RERUN_AFTER_ERROR, RERUN_AFTER_LAG,
-                                                   WHY_LAG, WHY_NEW, WHY_UNLISTED, settle, wants_another,
-                                                   why_rerun)
+from amqp_conformance.fixtures.core.reruns import (FLAKY, HARNESS_ONLY, LAG_EVERY_TIME, RERUN_AFTER_ERROR,
+                                                   RERUN_AFTER_LAG, WHY_ERROR, WHY_LAG, WHY_NEW, WHY_UNLISTED,
+                                                   settle, wants_another, why_rerun)
 from amqp_conformance.fixtures.plugin import judge, reruns
 from amqp_conformance.fixtures.plugin.baselines import BASELINE_KEY, NEW, Expectation
 from amqp_conformance.fixtures.core.rules import Strength
@@ -30,6 +30,14 @@ def test_a_harness_lag_a_new_deviation_or_without_a_baseline_a_fail_or_error_is_
     assert why_rerun(FAIL, None, with_baseline=False) == WHY_UNLISTED
     assert why_rerun(ERROR, None, with_baseline=False) == WHY_UNLISTED
     assert why_rerun(NON_STRICT, None, with_baseline=False) is None
+
+
+def test_with_reruns_for_harness_only_the_runs_own_trouble_is_rerun():
+    for with_baseline, deviation in ((True, NEW), (False, None)):
+        assert why_rerun(HARNESS_LAG, deviation, with_baseline, HARNESS_ONLY) == WHY_LAG
+        assert why_rerun(ERROR, deviation, with_baseline, HARNESS_ONLY) == WHY_ERROR
+        assert why_rerun(FAIL, deviation, with_baseline, HARNESS_ONLY) is None  # the broker's verdict stands
+        assert why_rerun(PASS, deviation, with_baseline, HARNESS_ONLY) is None
 
 
 def test_a_case_is_rerun_until_one_rerun_is_a_verdict_within_the_budget():
