@@ -138,3 +138,20 @@ def test_the_rabbitmqctl_bound_stretches_with_the_host_load_up_to_the_node_net(m
             assert timeouts.NODE_CONTROL == pytest.approx(expected)
     finally:
         timeouts.configure(**dataclasses.asdict(configured))
+
+
+def test_a_case_that_controls_a_node_gets_the_node_net_and_no_other_does():
+    """pytest-timeout's net per case (collection._per_test_bound): a rule that needs a
+    configured node, a case with a node-control fixture, and a rule that may wedge its
+    broker (it gets a node of its own, and starting one is node control) get the node net;
+    a plain case keeps the configured bound."""
+    from amqp_conformance.fixtures.plugin import collection
+
+    config = SimpleNamespace(getoption=lambda name, default=None: 60, getini=lambda name: 60)
+    plain, needs = SimpleNamespace(id="ACK-01", needs=()), SimpleNamespace(id="CON-27", needs=("rabbitmqctl",))
+    wedge = SimpleNamespace(id="CON-15", needs=())
+    case = lambda *fixtures: SimpleNamespace(fixturenames=list(fixtures))  # noqa: E731
+    assert collection._per_test_bound(config, case("broker"), plain) == 0
+    assert collection._per_test_bound(config, case("broker"), needs) == timeouts.NODE_BACKSTOP_S
+    assert collection._per_test_bound(config, case("broker", "queue_policy"), plain) == timeouts.NODE_BACKSTOP_S
+    assert collection._per_test_bound(config, case("broker"), wedge) == timeouts.NODE_BACKSTOP_S
