@@ -91,13 +91,15 @@ async def test_confirms_on_one_node_wait_for_a_consumer_on_another():
 
 @pytest.mark.integration
 @pytest.mark.cluster
-@pytest.mark.timeout(420)
+# ~4 min on a quiet 2-core CI machine (three nodes start); at load 20 it ran past 400 s.
+# Nets for a hang, not targets.
+@pytest.mark.timeout(960)
 def test_every_cluster_mutant_fails_its_rule_and_the_pass_through_passes(tmp_path):
     rules = sorted({rule for mutant in CLUSTER_MUTANTS.values() for rule in mutant.breaks})
     # One cut variant of CLU-03 is enough to see the verdict move; the silent one adds ~15 s of detection.
     selection = "(" + " or ".join(r.lower().replace("-", "_") for r in rules) + ") and not silent"
     run = run_suite(tmp_path, "--broker", "rabbitmq-3.10-cluster", "-p", "no:xdist", "-p", "tests.mutation.cluster_mutants",
-                    "--no-baseline", *EXPECTING_FAILS, "-m", "cluster", "-k", selection, timeout=400)
+                    "--no-baseline", *EXPECTING_FAILS, "-m", "cluster", "-k", selection, timeout=900)
     by_front = {}
     for case in run.cases:
         front = next((f for f in [PASS_THROUGH, *CLUSTER_MUTANTS] if f"-{f}]" in case.name or f"[{f}-" in case.name),
