@@ -342,7 +342,8 @@ def test_an_incremental_build_lands_each_run_once_and_equals_a_full_build(spark,
     whole = build([first, later], tmp_path / "full", allure=False, spark=spark, full=True)
     for name in ("matrix", "flaky", "safety", "latency", "pass_rates", "perf"):
         assert sorted(map(repr, two[name])) == sorted(map(repr, whole[name])), name
-    for name in ("runs", "results", "events", "checks", "confirms", "rule_runs", "run_outcomes", "fault_checks"):
+    for name in ("runs", "results", "events", "checks", "confirms", "latencies", "rule_runs", "run_outcomes",
+                 "fault_checks"):
         assert table_rows(spark, data, name) == table_rows(spark, tmp_path / "full" / "data", name), name
     # partitioned by broker version and date: one folder per night and version
     assert len(list((data / "results").glob("broker_dir=*/date=*"))) == 6
