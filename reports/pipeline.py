@@ -654,10 +654,22 @@ class Tables:
         self.store.rename(staged, whole)
 
 
+def with_latencies(tables: Tables) -> DataFrame | None:
+    """The latencies table. A data root landed before it gets it once, from the confirms
+    table: before the new runs land, or their rows alone would seem to be all there is."""
+    latency = tables.read(LATENCIES)
+    confirms = tables.read("confirms") if latency is None else None
+    if confirms is not None:
+        tables.append(LATENCIES, latencies(confirms))
+        latency = tables.read(LATENCIES)
+    return latency
+
+
 def land(spark: SparkSession, tables: Tables, new: list[Run]) -> tuple[list[dict], list[str]]:
     """Land the new runs: Spark reads them (read_runs) and appends their rows to every
     table, the runs table last, so a run counts as landed only once all its rows are in.
     Returns the new runs' rows (with their counts) and the input skipped."""
+    with_latencies(tables)
     read = read_runs(spark, new)
     new = [r for r in new if r.run_id not in read.lost]
     rows = [r.row for r in new]
@@ -708,11 +720,7 @@ def summaries(spark: SparkSession, tables: Tables, window: list[dict]) -> dict[s
     per_run = tables.read("rule_runs")
     ids = spark.createDataFrame([(r["run_id"],) for r in window], "run_id string")
     checked, perf = tables.read("fault_checks"), tables.read("perf")
-    latency = tables.read(LATENCIES)
-    if latency is None and tables.read("confirms") is not None:
-        # A data root landed before the latencies table: made once from the confirms table.
-        tables.append(LATENCIES, latencies(tables.read("confirms")))
-        latency = tables.read(LATENCIES)
+    latency = with_latencies(tables)
     return {
         "matrix": matrix(per_run, ids), "flaky": flaky(in_window(per_run, ids)),
         "pass_rates": pass_rates(tables.read("run_outcomes")),
