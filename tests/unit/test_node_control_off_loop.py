@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from amqp_conformance.amqp_faults.client import ToxiproxyAPI
-from amqp_conformance.fixtures.brokers.managed import BrokerStartError, ManagedBroker, RabbitMQNode
+from amqp_conformance.fixtures.brokers.managed import BrokerStartError, ManagedBroker, RabbitMQNode, rabbitmqctl_bound
 from amqp_conformance.fixtures.core import harness_lag, timeouts
 from amqp_conformance.fixtures.core.harness_lag import BlocksTheLoop, off_the_loop
 from amqp_conformance.fixtures.vocabulary.broker import Broker
@@ -135,7 +135,10 @@ def test_the_rabbitmqctl_bound_stretches_with_the_host_load_up_to_the_node_net(m
         for stretch, expected in ((1.0, 60.0), (2.5, 150.0), (50.0, 180.0)):
             monkeypatch.setattr(harness_lag, "host_stretch", lambda: stretch)
             reruns.pytest_runtest_setup(SimpleNamespace(config=config, stash=pytest.Stash()))
-            assert timeouts.NODE_CONTROL == pytest.approx(expected)
+            assert rabbitmqctl_bound() == pytest.approx(expected)
+        # outside a case too: a node's (or a cluster's) start in a fixture stretches alike
+        timeouts.configure(NODE_CONTROL=60.0)
+        assert rabbitmqctl_bound() == pytest.approx(180.0)
     finally:
         timeouts.configure(**dataclasses.asdict(configured))
 
