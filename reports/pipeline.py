@@ -619,10 +619,13 @@ class Tables:
     def uri(self, name: str) -> str:
         return join(self.data, name)
 
+    def exists(self, name: str) -> bool:
+        return self.store.exists(join(self.uri(name), "_SUCCESS"))
+
     def read(self, name: str) -> DataFrame | None:
         """A whole table (None before its first run lands). Only the small per-run tables
         are read whole."""
-        if not self.store.exists(join(self.uri(name), "_SUCCESS")):
+        if not self.exists(name):
             return None
         return self.spark.read.parquet(self.uri(name))
 
@@ -654,22 +657,19 @@ class Tables:
         self.store.rename(staged, whole)
 
 
-def with_latencies(tables: Tables) -> DataFrame | None:
-    """The latencies table. A data root landed before it gets it once, from the confirms
-    table: before the new runs land, or their rows alone would seem to be all there is."""
-    latency = tables.read(LATENCIES)
-    confirms = tables.read("confirms") if latency is None else None
+def ensure_latencies(tables: Tables) -> None:
+    """A data root landed before the latencies table gets it once, from the confirms
+    table: before new runs land, or their rows alone would seem to be all there is."""
+    confirms = tables.read("confirms") if not tables.exists(LATENCIES) else None
     if confirms is not None:
         tables.append(LATENCIES, latencies(confirms))
-        latency = tables.read(LATENCIES)
-    return latency
 
 
 def land(spark: SparkSession, tables: Tables, new: list[Run]) -> tuple[list[dict], list[str]]:
     """Land the new runs: Spark reads them (read_runs) and appends their rows to every
     table, the runs table last, so a run counts as landed only once all its rows are in.
     Returns the new runs' rows (with their counts) and the input skipped."""
-    with_latencies(tables)
+    ensure_latencies(tables)
     read = read_runs(spark, new)
     new = [r for r in new if r.run_id not in read.lost]
     rows = [r.row for r in new]
@@ -719,8 +719,8 @@ def summaries(spark: SparkSession, tables: Tables, window: list[dict]) -> dict[s
     PERF figures' trends (every run)."""
     per_run = tables.read("rule_runs")
     ids = spark.createDataFrame([(r["run_id"],) for r in window], "run_id string")
-    checked, perf = tables.read("fault_checks"), tables.read("perf")
-    latency = with_latencies(tables)
+    ensure_latencies(tables)  # when no run landed in this build
+    checked, perf, latency = tables.read("fault_checks"), tables.read("perf"), tables.read(LATENCIES)
     return {
         "matrix": matrix(per_run, ids), "flaky": flaky(in_window(per_run, ids)),
         "pass_rates": pass_rates(tables.read("run_outcomes")),
