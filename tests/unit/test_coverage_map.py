@@ -1,11 +1,12 @@
 """The coverage map (conformance/coverage.toml) and the rule registry agree: every id a
 statement names has a module, every rule module checks at least one statement, each
 entry says how far it is covered in the map's own terms, and a statement is "full" only
-when a MUST rule of the default run judges it (or a SHOULD one, where the guide hedges)."""
+when a MUST rule of the default run judges it (or a SHOULD one, where the guide hedges).
+An entry that no source guide makes names its `source` and is counted apart."""
 
 from amqp_conformance.fixtures.commands.catalogue import (COVERAGE_KINDS, COVERAGE_LINE, README, RULES_DOC,
                                                           can_judge, coverage_listing, coverage_statements,
-                                                          coverage_summary, load_all_rules)
+                                                          coverage_summary, from_the_guides, load_all_rules)
 from amqp_conformance.fixtures.core.rules import MUST, REGISTRY, RULE_ID, SHOULD
 
 load_all_rules()
@@ -38,6 +39,8 @@ def test_every_entry_says_how_far_it_is_covered():
             assert statement.get("reason"), statement
         for planned in statement.get("planned", ()):
             assert RULE_ID.match(planned) and planned not in REGISTRY, f"{planned} has a module: map it in rules"
+        if not from_the_guides(statement):
+            assert statement["source"] and statement["rules"], statement
 
 
 def test_a_full_statement_has_a_rule_that_can_fail():
@@ -69,7 +72,10 @@ def test_a_full_statement_is_judged_whole_in_the_default_run():
 def test_the_listing_names_every_statement_and_ends_with_the_counts():
     listing = coverage_listing()
     assert all(statement["says"] in listing for statement in STATEMENTS)
-    assert listing.splitlines()[-1].startswith(f"{len(STATEMENTS)} observable statements: ")
+    from_the_sources = [statement for statement in STATEMENTS if from_the_guides(statement)]
+    counts = listing.splitlines()[-1]
+    assert counts.startswith(f"{len(from_the_sources)} observable statements: ")
+    assert f"; {len(STATEMENTS) - len(from_the_sources)} more entries from outside the guides" in counts
 
 
 def test_the_readme_and_the_rules_page_state_the_current_counts_once():
