@@ -74,7 +74,7 @@ def test_the_listing_names_every_statement_and_ends_with_the_counts():
     assert all(statement["says"] in listing for statement in STATEMENTS)
     from_the_sources = [statement for statement in STATEMENTS if from_the_guides(statement)]
     counts = listing.splitlines()[-1]
-    assert counts.startswith(f"{len(from_the_sources)} observable statements: ")
+    assert counts.startswith(f"{len(from_the_sources)} statements of the guides: ")
     assert f"; {len(STATEMENTS) - len(from_the_sources)} more entries from outside the guides" in counts
 
 
