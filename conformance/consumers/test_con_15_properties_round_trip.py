@@ -1,7 +1,9 @@
 """CON-15: a message reaches its consumer unchanged: the delivery names the exchange and
 routing key it was published with, and every basic property (content type and encoding,
 headers, delivery mode, priority, correlation id, reply-to, expiration, message id,
-timestamp, type, user id, app id) comes back exactly as sent.
+timestamp, type, user id, app id) comes back exactly as sent. The broker neither validates
+nor uses the type, content type and content encoding, so values that name no MIME type or
+encoding come back as sent too.
 
 The publish goes out raw, with every property set and headers of every common field
 type. The report names each property that differs; if the message does not arrive at
@@ -25,6 +27,10 @@ RULE = rule("CON-15", "Delivery metadata and every message property reach the co
 HEADERS = {"text": "värde", "count": 42, "negative": -7, "large": 2 ** 40, "flag": True,
            "nested": {"inner": "x"}, "list": [1, "two"]}
 BODY = b'{"rule": "CON-15"}'
+# Free text where a MIME type, an encoding and a type name would go: a broker that checked
+# these fields would refuse, drop or rewrite them.
+UNCHECKED = dict(content_type="no mime type; at all=", content_encoding="no such encoding",
+                 message_type="any text, no schema")
 
 
 def every_property(user_id: str) -> dict:
@@ -72,3 +78,15 @@ async def test_every_property_reaches_the_consumer_unchanged(broker, queue_type)
     check((delivery.exchange, delivery.routing_key, delivery.body) == ("", queue, BODY),
           "the delivery carries the exchange, routing key and body it was published with",
           expected=("", queue, BODY), actual=(delivery.exchange, delivery.routing_key, delivery.body))
+
+
+@pytest.mark.case("unchecked-values")
+@pytest.mark.parametrize("queue_type", QUEUE_TYPES)
+async def test_type_content_type_and_encoding_are_not_validated(broker, queue_type):
+    queue, delivery = await round_trip(broker, queue_type, UNCHECKED)
+    check(isinstance(delivery, Delivery), "a message whose type, content type and encoding are free text is delivered",
+          expected="a delivery", actual=delivery)
+    received = dict(delivery.properties) if delivery.properties else {}
+    check({name: received.get(name) for name in UNCHECKED} == UNCHECKED,
+          "type, content type and content encoding arrive as published, unchecked",
+          expected=UNCHECKED, actual={name: received.get(name) for name in UNCHECKED})

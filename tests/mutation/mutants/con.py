@@ -237,6 +237,21 @@ class PropertyAltered(Mutant):
         return None
 
 
+class ContentTypeValidated(Mutant):
+    """A publish whose content type names no MIME type (type/subtype) is dropped, as by a
+    broker that validates the field; well-formed ones pass."""
+
+    breaks = ("CON-15",)
+    MIME = re.compile(r"^[\w.+-]+/[\w.+-]+(\s*;.*)?$")
+
+    def from_client(self, link, cmd):
+        if isinstance(cmd.method, spec.Basic.Publish) and cmd.header is not None:
+            content_type = (cmd.header.properties or spec.Basic.Properties()).content_type
+            if content_type and not self.MIME.match(content_type):
+                return []
+        return None
+
+
 class GetEmptyHidden(Mutant):
     """The first get-empty on each channel is replaced by a message nobody published."""
 
@@ -436,6 +451,7 @@ MUTANTS = [
     TimeoutNeverOff,
     ConsumerLimitIgnored,
     PropertyAltered,
+    ContentTypeValidated,
     GetEmptyHidden,
     QuorumQueuesHonourExclusive,
     ConsumerPrioritiesIgnored,
