@@ -28,10 +28,10 @@ from __future__ import annotations
 from amqp_conformance.fixtures.commands.catalogue import load_all_rules
 from amqp_conformance.fixtures.core.rules import MUST, REGISTRY, SHOULD
 
-from . import ack, clu, con, flt, pc, qos, rd, rq, tx
+from . import ack, clu, cn, con, ex, flt, fr, pc, qos, qu, rd, rq, rt, tx
 from .base import Mutant
 
-AREAS = (ack, rq, rd, qos, pc, tx, con, flt, clu)
+AREAS = (ack, rq, rd, qos, pc, tx, con, flt, clu, ex, qu, rt, cn, fr)
 
 # The MUST and SHOULD rules of the catalogue, from the registry (the rule modules' own
 # declarations). Every MUST rule is broken by at least one mutant unless an area lists it
