@@ -1,14 +1,19 @@
 """TX-04: messages published in a transaction reach their queues only at tx.commit, all of
 them and in publish order; tx.rollback discards them all, and so does closing the channel
-before a commit."""
+before a commit. After commit-ok another connection is given the reply bound to see them
+(the BOOK: once the commit succeeded the messages have reached the broker; neither source
+says they show on every connection the instant commit-ok leaves)."""
 
 import pytest
 
 from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, TX_ENDINGS, check, end_transaction,
-                                                  expect_visible_at_once, rule)
+                                                  expect_shown_after, rule)
 
 RULE = rule("TX-04", "Publishes in a transaction are invisible until commit; rollback and close discard them",
-            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",))
+            strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("tx",),
+            accepts=("the committed messages showing on another connection within the reply bound after commit-ok, "
+                     "not at its very instant (BOOK, transactions: if the commit succeeds the messages have "
+                     "reached the broker)"))
 
 PER_QUEUE = 3
 
@@ -28,7 +33,7 @@ async def test_publish_in_a_transaction_lands_only_on_commit(broker, ending):
           expected="basic.get-empty on every queue", actual=early)
 
     stands = await end_transaction(channel, ending)
-    await expect_visible_at_once(broker, queues, PER_QUEUE if stands else 0, ending)
+    await expect_shown_after(broker, queues, PER_QUEUE if stands else 0, ending)
     held = {queue: [d.body for d in await broker.take_all(queue, expected=0)] for queue in queues}
     expected = published if stands else {queue: [] for queue in queues}
     check(held == expected, f"after {ending} every queue holds {'all' if stands else 'none'} of the "
