@@ -1,12 +1,14 @@
-"""CON-24: the consumer timeout can be turned off: on a node with `consumer_timeout =
-undefined` a delivery held unacked well past the timeout that would otherwise apply (the
-whole wait the suite allows its own 2.5 s timeout: the timeout, a check interval and the
-margin) is not timed out (no channel close, no basic.cancel) and stays ackable; the
-guide's "a forgotten ack leaves the message unacknowledged indefinitely" rests on this
-case too. On demand (`-m long`): a node
-with no consumer_timeout setting at all keeps a delivery held for longer than RabbitMQ's
-default check interval (one minute) plus the longest timeout this suite sets; the guide's
-claim, a 30-minute default, is recorded beside it.
+"""CON-24: the consumer timeout can be turned off: on a node whose rabbitmq.conf sets a short
+`consumer_timeout` (the suite's 2.5 s) and whose advanced.config then turns it off
+(`consumer_timeout = undefined`, the guide's way), a delivery held unacked well past that
+short timeout (the whole wait the suite allows it: the timeout, a check interval and the
+margin) is not timed out (no channel close, no basic.cancel) and stays ackable. A node that
+ignored "off" would keep the short value beneath it and time out within the hold, so the
+case tells "off" from a default merely longer than the hold. The guide's "a forgotten ack
+leaves the message unacknowledged indefinitely" rests on this case too. On demand
+(`-m long`): a node with no consumer_timeout setting at all keeps a delivery held for
+longer than RabbitMQ's default check interval (one minute) plus the longest timeout this
+suite sets; the guide's claim, a 30-minute default, is recorded beside it.
 
 Both run on nodes the suite starts and configures (the patient node; for `-m long` a node
 of its own), so a broker at a URL is unsupported; brokers with no consumer timeout at all
