@@ -56,3 +56,10 @@ def test_a_reordered_or_repeated_delivery_fails_either_way():
 def test_a_delivered_message_still_queued_fails():
     with pytest.raises(RuleViolation, match="none delivered is still queued"):
         expect_auto_ack_accounted(IDS, IDS[:8], IDS[7:], kept=False)
+
+
+def test_a_message_the_broker_never_confirmed_is_not_owed():
+    # a publisher held back by the broker's flow control: 12 confirmed, 8 never were, and never arrived
+    expect_auto_ack_accounted(IDS, IDS[:12], [], kept=True, confirmed=set(IDS[:12]))
+    with pytest.raises(RuleViolation, match="no message is lost"):
+        expect_auto_ack_accounted(IDS, IDS[:11], [], kept=True, confirmed=set(IDS[:12]))
