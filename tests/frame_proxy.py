@@ -31,7 +31,7 @@ from pamqp import commands as spec
 from pamqp import frame as pamqp_frame
 
 from amqp_conformance.fixtures.wire.frames import FRAME_HEADER, Assembler, Command
-from amqp_conformance.fixtures.brokers.managed import free_port
+from amqp_conformance.fixtures.core.ports import free_port
 
 PROTOCOL_HEADER_SIZE = 8
 TO_CLIENT, TO_BROKER = "to client", "to broker"

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from amqp_conformance.amqp_faults.workloads import confirms, message_ids, publish
+from amqp_conformance.fixtures.vocabulary.fault_workloads import confirms, message_ids, publish
 from amqp_conformance.fixtures.vocabulary import MUST, check, drain_queue, observe, rule
 from amqp_conformance.fixtures.core import timeouts
 from amqp_conformance.fixtures.vocabulary.cluster import confirmed_while

@@ -4,7 +4,7 @@ on, and what a consumer on the killed node held unacked comes back flagged redel
 
 import pytest
 
-from amqp_conformance.amqp_faults.workloads import confirms, message_ids, publish
+from amqp_conformance.fixtures.vocabulary.fault_workloads import confirms, message_ids, publish
 from amqp_conformance.fixtures.vocabulary import MUST, check, consume_until, observe, receive, rule
 from amqp_conformance.fixtures.core import timeouts
 from amqp_conformance.fixtures.vocabulary.cluster import ELECTION_WINDOW_S

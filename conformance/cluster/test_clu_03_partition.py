@@ -15,7 +15,7 @@ import asyncio
 import pytest
 
 from amqp_conformance.amqp_faults import silent_peer
-from amqp_conformance.amqp_faults.workloads import confirms, message_ids, publish, publish_until_acked
+from amqp_conformance.fixtures.vocabulary.fault_workloads import confirms, message_ids, publish, publish_until_acked
 from amqp_conformance.fixtures.vocabulary import (MUST, check, consume_until, drain_queue, observe,
                                                   queue_answers, rule)
 from amqp_conformance.fixtures.core import timeouts

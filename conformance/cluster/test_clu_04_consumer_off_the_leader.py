@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from amqp_conformance.amqp_faults.workloads import confirms, message_ids, publish
+from amqp_conformance.fixtures.vocabulary.fault_workloads import confirms, message_ids, publish
 from amqp_conformance.fixtures.vocabulary import (CONSUMER_TIMED_OUT, MUST, Reply, await_timeout_action,
                                                   check, consume_until, expect_closed, observe, receive, rule)
 from amqp_conformance.fixtures.core import timeouts

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from amqp_conformance.amqp_faults.workloads import confirms, message_ids, publish
+from amqp_conformance.fixtures.vocabulary.fault_workloads import confirms, message_ids, publish
 from amqp_conformance.fixtures.vocabulary import MUST, check, consume_until, observe, receive, rule
 from amqp_conformance.fixtures.core import timeouts
 from amqp_conformance.fixtures.vocabulary.cluster import ELECTION_WINDOW_S

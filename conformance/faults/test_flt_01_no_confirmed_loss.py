@@ -5,7 +5,7 @@ message the broker confirmed is in the queue afterwards: a confirm is a promise.
 import pytest
 
 from amqp_conformance.amqp_faults import down, latency, limit_data, reset_peer, silent_peer, slicer, stall
-from amqp_conformance.amqp_faults.workloads import publish_cut_bytes, publish_through_fault
+from amqp_conformance.fixtures.vocabulary.fault_workloads import publish_cut_bytes, publish_through_fault
 from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, rule
 from amqp_conformance.fixtures.core import timeouts
 from amqp_conformance.fixtures.vocabulary.history import expect_none

@@ -7,7 +7,7 @@ stalled or cut."""
 import pytest
 
 from amqp_conformance.amqp_faults import down, latency, slicer, stall
-from amqp_conformance.amqp_faults.workloads import publish_through_fault
+from amqp_conformance.fixtures.vocabulary.fault_workloads import publish_through_fault
 from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, rule
 from amqp_conformance.fixtures.core import timeouts
 from amqp_conformance.fixtures.vocabulary.history import expect_none

@@ -5,7 +5,7 @@ Judged on the whole message history, with partial acks before the cut."""
 
 import pytest
 
-from amqp_conformance.amqp_faults.workloads import CONSUMER_CUTS, cut_consumer, expect_deliveries_before_the_cut
+from amqp_conformance.fixtures.vocabulary.fault_workloads import CONSUMER_CUTS, cut_consumer, expect_deliveries_before_the_cut
 from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, message_ids, rule
 from amqp_conformance.fixtures.vocabulary.history import expect_none
 

@@ -6,7 +6,7 @@ outstanding when the proxy goes down."""
 import pytest
 
 from amqp_conformance.amqp_faults import down, latency
-from amqp_conformance.amqp_faults.workloads import drain
+from amqp_conformance.fixtures.vocabulary.fault_workloads import drain
 from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, ConfirmLedger, message_ids, observe, rule
 from amqp_conformance.fixtures.core import timeouts
 from amqp_conformance.fixtures.wire.dialogue import Confirm

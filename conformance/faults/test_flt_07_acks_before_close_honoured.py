@@ -6,7 +6,7 @@ travel together through a delayed or sliced link, with no barrier between them."
 import pytest
 
 from amqp_conformance.amqp_faults import latency, slicer
-from amqp_conformance.amqp_faults.workloads import drain, publish_confirmed
+from amqp_conformance.fixtures.vocabulary.fault_workloads import drain, publish_confirmed
 from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, message_ids, receive, rule
 from amqp_conformance.fixtures.core import timeouts
 from amqp_conformance.fixtures.vocabulary.history import expect_none

@@ -29,7 +29,7 @@ import time
 import pytest
 
 from amqp_conformance.amqp_faults import stall
-from amqp_conformance.amqp_faults.workloads import drain, publish_confirmed, rule_out_own_silence
+from amqp_conformance.fixtures.vocabulary.fault_workloads import drain, publish_confirmed, rule_out_own_silence
 from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, Closed, ConnectionLost, Delivery, NoReply, check,
                                                   deliveries_until_quiet, expect_auto_ack_accounted, expect_open,
                                                   message_ids, observe, rule)

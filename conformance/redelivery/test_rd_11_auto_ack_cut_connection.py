@@ -20,7 +20,7 @@ those in flight: they may be lost, so one the broker kept is no finding."""
 import pytest
 
 from amqp_conformance.amqp_faults import bandwidth, down
-from amqp_conformance.amqp_faults.workloads import HEARTBEAT_S, publish_confirmed
+from amqp_conformance.fixtures.vocabulary.fault_workloads import HEARTBEAT_S, publish_confirmed
 from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, Delivery, check, drain_queue, message_ids,
                                                   not_exercised, observe, receive, rule, timeouts)
 

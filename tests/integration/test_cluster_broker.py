@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from amqp_conformance.amqp_faults.partitions import ProxiedLinks
 from amqp_conformance.fixtures.brokers.cluster import RabbitMQCluster, RabbitMQ40Cluster, RabbitMQ43Cluster
 from amqp_conformance.fixtures.brokers.provisioned import roots
 from tests.suite_runs import run_suite
@@ -35,19 +36,19 @@ def test_three_nodes_form_cut_one_pair_heal_and_stop(kind):
             pytest.skip("opt-in: AMQP_TEST_PROVISIONED=1 ci/test -m provisioned")
         if not (roots() / kind.node_class.suite / "usr/lib/rabbitmq/bin/rabbitmq-server").exists():
             pytest.skip("root not built on this machine: run ci/brokers first")
-    cluster = kind()
+    cluster = kind(ProxiedLinks())
     try:
         cluster.start()
         n1, n2, n3 = cluster.node_names
         # formed: node 1 sees both peers (polled: on a loaded host the last join may trail start())
         assert seen_within(cluster, 0, [n2, n3], HEAL_WINDOW_S) == [n2, n3]
-        assert len(cluster.links) == 6 and all(p.port for p in cluster.links.values())
+        assert len(cluster.links.proxies) == 6 and all(p.port for p in cluster.links.proxies.values())
 
-        cluster.cut(0, 1)
+        cluster.links.cut(0, 1)
         assert seen_within(cluster, 0, [n3], HEAL_WINDOW_S) == [n3]
         # Node 3's view is not asserted during the cut: Erlang's global may drop a third
         # link to keep the cluster fully connected (prevent_overlapping_partitions, OTP 25).
-        cluster.heal(0, 1)
+        cluster.links.heal(0, 1)
         names = [n1, n2, n3]
         for index in range(3):  # healed: every node sees the other two again
             others = [name for name in names if name != names[index]]

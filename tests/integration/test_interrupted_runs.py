@@ -1,4 +1,4 @@
-"""A run stopped in the middle leaves nothing behind (amqp_conformance.fixtures.brokers.lifeline, amqp_conformance.fixtures.plugin.interruption).
+"""A run stopped in the middle leaves nothing behind (amqp_conformance.fixtures.core.lifeline, amqp_conformance.fixtures.plugin.interruption).
 
 ci/suite runs with a mark of its own in its environment, which every process it starts
 inherits (pytest, its xdist workers, wardens, broker nodes, epmd, Toxiproxy, PerfTest),
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from amqp_conformance.fixtures.brokers.lifeline import OWNER_LABEL, TEMP_PREFIX
+from amqp_conformance.fixtures.core.lifeline import OWNER_LABEL, TEMP_PREFIX
 from amqp_conformance.fixtures.vocabulary.perf import perftest_classpath
 from tests.suite_runs import REPO
 
@@ -146,7 +146,7 @@ class MarkedRun:
 
     @staticmethod
     def containers(owner: int | None) -> list[str]:
-        """Containers, running or not, that `owner` labelled as its own (amqp_conformance.fixtures.brokers.lifeline)."""
+        """Containers, running or not, that `owner` labelled as its own (amqp_conformance.fixtures.core.lifeline)."""
         if owner is None or not DOCKER_ENGINE:
             return []
         listed = subprocess.run(["docker", "ps", "--all", "--quiet", "--filter", f"label={OWNER_LABEL}={owner}"],

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from amqp_conformance.fixtures.brokers.managed import free_port
+from amqp_conformance.fixtures.core.ports import free_port
 from tests.suite_runs import REPO
 
 pytestmark = pytest.mark.integration

@@ -1,4 +1,4 @@
-"""amqp_conformance.fixtures.brokers.lifeline: what a process starts ends with it, however it ends; amqp_conformance.fixtures.brokers.leftovers
+"""amqp_conformance.fixtures.core.lifeline: what a process starts ends with it, however it ends; amqp_conformance.fixtures.brokers.leftovers
 names what a dead starter left."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import textwrap
 import time
 from pathlib import Path
 
-from amqp_conformance.fixtures.brokers import leftovers, lifeline
+from amqp_conformance.fixtures.brokers import leftovers
+from amqp_conformance.fixtures.core import lifeline
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -21,7 +22,7 @@ def starter(tmp_path: Path, then: str) -> subprocess.Popen:
     prints their pid and path, then does `then`."""
     code = textwrap.dedent(f"""
         import os, signal, sys, time
-        from amqp_conformance.fixtures.brokers import lifeline
+        from amqp_conformance.fixtures.core import lifeline
         group = lifeline.start_group(["sleep", "300"])
         path = lifeline.temp_dir("unit-")
         print(group.pid, path, flush=True)

@@ -8,7 +8,7 @@ import pytest
 from pamqp import commands as spec
 from pamqp import frame as pamqp_frame
 
-from amqp_conformance.amqp_faults.workloads import (HarnessSilent, ended_at, last_write, own_silence, own_writes,
+from amqp_conformance.fixtures.vocabulary.fault_workloads import (HarnessSilent, ended_at, last_write, own_silence, own_writes,
                                                      rule_out_own_silence)
 from amqp_conformance.fixtures.vocabulary import checks
 

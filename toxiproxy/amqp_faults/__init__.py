@@ -1,15 +1,15 @@
-"""The network fault layer: the real Toxiproxy server, a thin adapter over
-toxiproxy-python, named fault scenarios, and the FLT-05 profiles. Named amqp_faults
+"""The fault layer, one floor between the vocabulary and the brokers: the real Toxiproxy
+server and a thin adapter over toxiproxy-python, named network faults and their injector,
+the FLT-05 profiles, partitions of a cluster's links, and process faults (kill -9 and
+restart, a queue's process killed). Named amqp_faults
 (not toxiproxy) so that it never shadows the client library, which imports as
 `toxiproxy`; see toxiproxy/README.md."""
 
 import importlib
 
 # The names the package offers, by the module that holds each. Each is imported when first
-# asked for, not with the package: the Toxiproxy client and server sit beside the brokers
-# (pyproject's contracts), and importing them (amqp_conformance.fixtures.brokers.cluster does)
-# must not load the faults and the vocabulary they stand on
-# (tests/unit/test_runtime_imports.py).
+# asked for, not with the package: a run that injects no fault loads none of it
+# (toxiproxy-python's requests included).
 _HOMES = {"client": ("FaultProxy", "Toxic", "ToxiproxyAPI", "ToxiproxyError"),
           "faults": ("Fault", "FaultInjector", "bandwidth", "down", "latency", "limit_data", "reset_peer",
                      "silent_peer", "slicer", "slow_close", "stall")}

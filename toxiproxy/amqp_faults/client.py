@@ -18,7 +18,7 @@ from urllib.parse import quote, urlsplit
 
 import requests
 
-from amqp_conformance.fixtures.brokers.managed import free_port
+from amqp_conformance.fixtures.core.ports import free_port
 from amqp_conformance.fixtures.core.harness_lag import off_the_loop
 
 HTTP_TIMEOUT_S = 5.0

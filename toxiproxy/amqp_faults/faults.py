@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, field
-from typing import AsyncIterator
+from typing import AsyncIterator, Protocol
 
-from amqp_conformance.fixtures.vocabulary.broker import Broker
-from amqp_conformance.fixtures.vocabulary.history import History
 from amqp_conformance.fixtures.wire.dialogue import WireConnection
+from amqp_conformance.fixtures.wire.target import BrokerTarget
 
 from .client import FaultProxy, Toxic
 
@@ -106,10 +105,27 @@ def down() -> Fault:
     return Fault("down", down=True)
 
 
+class Connecting(Protocol):
+    """What the injector connects through: the broker under test (the vocabulary's Broker)."""
+
+    target: BrokerTarget
+
+    async def connection(self, *, heartbeat: int | None = None, target: BrokerTarget | None = None,
+                         ) -> WireConnection: ...
+
+
+class FaultLog(Protocol):
+    """Where the injector records what it did: the test's message history (the vocabulary's History)."""
+
+    def watch(self, connection: WireConnection) -> WireConnection: ...
+
+    def fault(self, name: str, what: str, detail: str = "") -> None: ...
+
+
 class FaultInjector:
     """One test's proxy in front of the broker, with the test's history."""
 
-    def __init__(self, proxy: FaultProxy, broker: Broker, history: History) -> None:
+    def __init__(self, proxy: FaultProxy, broker: Connecting, history: FaultLog) -> None:
         self.proxy = proxy
         self.broker = broker
         self.history = history

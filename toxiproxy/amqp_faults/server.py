@@ -11,8 +11,8 @@ from pathlib import Path
 
 from amqp_conformance.fixtures.core.cache import cache_dir
 
-from amqp_conformance.fixtures.brokers import lifeline
-from amqp_conformance.fixtures.brokers.managed import free_port
+from amqp_conformance.fixtures.core import lifeline
+from amqp_conformance.fixtures.core.ports import free_port
 
 from .client import ToxiproxyAPI, ToxiproxyError
 
