@@ -17,7 +17,7 @@ SUBCOMMANDS = {
     "diff": ("cells", "the cases whose outcome differs between two broker versions or two stored runs"),
     "flips": ("flips", "the cases whose outcome changed between stored runs (ci/suite --repeat prints it)"),
     "synthetic": ("synthetic", "write synthetic stored runs (for the pipeline's own tests and benchmarks)"),
-    "bench": ("bench", "time the report build over synthetic runs"),
+    "bench": ("pipeline_bench", "time the report build over synthetic runs"),
     "rejudge": ("rejudge", "check a stored run's message histories again with today's checker: which verdicts would change"),
 }
 

@@ -1,6 +1,6 @@
 """FLT-05: latency, jitter, a bandwidth limit and frames sliced at arbitrary byte
 boundaries change no verdict. The fault layer runs every ACK, QOS, PC and TX rule test
-again through each profile (`[flt05-<profile>]` copies, see amqp_faults/profiles.py);
+again through each profile (`[flt05-<profile>]` copies, see amqp_faults/network_profiles.py);
 this module checks that each profile really takes hold on the wire and that a confirmed
 publish/consume workload through it keeps its exact history: every message confirmed
 once, delivered once, in order, never flagged redelivered."""
@@ -10,7 +10,7 @@ import time
 import pytest
 
 from amqp_conformance.amqp_faults import slicer
-from amqp_conformance.amqp_faults.profiles import PROFILES, RULE_FLT_05
+from amqp_conformance.amqp_faults.network_profiles import PROFILES, RULE_FLT_05
 from amqp_conformance.fixtures.vocabulary import (ConfirmLedger, check, deliveries_until_quiet, message_ids,
                                                   observe)
 from amqp_conformance.fixtures.core import timeouts

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from amqp_conformance.amqp_faults.partitions import ProxiedLinks
-from amqp_conformance.fixtures.brokers.cluster import RabbitMQCluster, RabbitMQ40Cluster, RabbitMQ43Cluster
+from amqp_conformance.fixtures.brokers.rabbitmq_cluster import RabbitMQCluster, RabbitMQ40Cluster, RabbitMQ43Cluster
 from amqp_conformance.fixtures.brokers.provisioned import roots
 from tests.suite_runs import run_suite
 

@@ -3,7 +3,7 @@ __init__ of every package above it, and an import inside a function runs only wh
 called; import-linter reads neither as the importer's dependency. Here each module the
 contracts constrain is imported in a fresh interpreter together with every module its
 functions import, and nothing a contract forbids it may be loaded
-(brokers/cluster.py's lazy import of the fault layer's Toxiproxy client once loaded
+(brokers/rabbitmq_cluster.py's lazy import of the fault layer's Toxiproxy client once loaded
 sixteen vocabulary modules through amqp_faults/__init__.py)."""
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def loaded_by(modules: list[str]) -> list[str]:
 @pytest.mark.timeout(240)  # a few interpreters, each importing a layer whole
 def test_no_module_loads_what_its_contracts_forbid_with_its_lazy_imports():
     modules = constrained_modules()
-    assert "amqp_conformance.fixtures.brokers.cluster" in modules and len(modules) > 40
+    assert "amqp_conformance.fixtures.brokers.rabbitmq_cluster" in modules and len(modules) > 40
     # Modules forbidden the same packages are loaded together (one interpreter each group):
     # whatever forbidden module the group loads, one of them loaded it; each alone says which.
     groups: dict[frozenset, list[str]] = {}

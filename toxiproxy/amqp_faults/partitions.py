@@ -2,7 +2,7 @@
 two nodes runs through a Toxiproxy proxy of its own, so a pair can be cut (both proxies
 disabled, or a fault's toxics added) and healed exactly.
 
-The cluster (amqp_conformance.fixtures.brokers.cluster) asks `route` for the port that node
+The cluster (amqp_conformance.fixtures.brokers.rabbitmq_cluster) asks `route` for the port that node
 i must dial to reach node j; it knows nothing of Toxiproxy. This server belongs to the links
 (it starts with the cluster, before any test, whether or not the suite's fault rules run).
 """
