@@ -1,21 +1,6 @@
 """`python -m amqp_conformance.reports build [PATH ...]`: every stored run -> Parquet tables, the matrix
-page and the Allure report under reports/site/.
-
-  PATH            run folders, or folders of run folders (default: reports/runs); a local
-                  path or any URI Spark reads (hdfs://, s3a://, file://...)
-  --out DIR       where the site goes (default: reports/site)
-  --data URI      where the Parquet tables are (default: OUT/data); any URI Spark writes
-  --master URL    Spark master (spark://..., k8s://..., yarn, local[N], or sc://... for
-                  Spark Connect). Without it: the master Spark is configured with
-                  (spark-submit --master, spark-defaults.conf), else local[*]. On a cluster,
-                  PATH and --data must be on storage every executor sees.
-  --conf KEY=VALUE      a Spark setting (memory, shuffle partitions...), as spark-submit's
-  --window N|Nd   pass rates, flaky rules and confirm latencies over each broker version's
-                  last N runs, or its last N days (default: 30 runs)
-  --full          drop the tables and land every run again (default: land only the runs
-                  the tables lack; a run already landed is never read again)
-  --known-broker NAME   accept runs of a broker product the pipeline does not know yet
-  --no-allure     skip the Allure report (the matrix cells then carry no links)
+page and the Allure report under reports/site/. Its options are described once, by argparse
+(`build --help`).
 """
 
 from __future__ import annotations
@@ -68,17 +53,33 @@ def in_window(run_rows: list[dict], window: tuple[str, int]) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m amqp_conformance.reports build", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("paths", nargs="*")
-    parser.add_argument("--out", type=Path, default=HERE / "site")
-    parser.add_argument("--data", default=None)
-    parser.add_argument("--master", default=None)
-    parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE")
-    parser.add_argument("--window", default=DEFAULT_WINDOW)
-    parser.add_argument("--full", action="store_true")
-    parser.add_argument("--known-broker", action="append", default=[])
-    parser.add_argument("--no-allure", action="store_true")
+    parser = argparse.ArgumentParser(prog="python -m amqp_conformance.reports build",
+                                     description="Every stored run -> Parquet tables, the matrix page and the "
+                                                 "Allure report.")
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="run folders, or folders of run folders (default: reports/runs); a local path or "
+                             "any URI Spark reads (hdfs://, s3a://, file://...)")
+    parser.add_argument("--out", type=Path, default=HERE / "site", metavar="DIR",
+                        help="where the site goes (default: reports/site)")
+    parser.add_argument("--data", default=None, metavar="URI",
+                        help="where the Parquet tables are (default: OUT/data); any URI Spark writes")
+    parser.add_argument("--master", default=None, metavar="URL",
+                        help="Spark master (spark://..., k8s://..., yarn, local[N], or sc://... for Spark "
+                             "Connect); default: the one Spark is configured with (spark-submit --master, "
+                             "spark-defaults.conf), else local[*]. On a cluster, PATH and --data must be on "
+                             "storage every executor sees")
+    parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                        help="a Spark setting (memory, shuffle partitions...), as spark-submit's; repeatable")
+    parser.add_argument("--window", default=DEFAULT_WINDOW, metavar="N|Nd",
+                        help="pass rates, flaky rules and confirm latencies over each broker version's last N "
+                             f"runs, or its last N days (default: {DEFAULT_WINDOW} runs)")
+    parser.add_argument("--full", action="store_true",
+                        help="drop the tables and land every run again (default: land only the runs the "
+                             "tables lack; a run already landed is never read again)")
+    parser.add_argument("--known-broker", action="append", default=[], metavar="NAME",
+                        help="accept runs of a broker product the pipeline does not know yet; repeatable")
+    parser.add_argument("--no-allure", action="store_true",
+                        help="skip the Allure report (the matrix cells then carry no links)")
     args = parser.parse_args(argv)
     try:
         window = parse_window(args.window)

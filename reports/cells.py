@@ -15,7 +15,10 @@ not run), an informational figure, and only when no case could run at all, unsup
 prints the cases whose outcome differs between A and B, aligned by case: two broker
 versions of a built site (each case as its cell shows it, from the run that decided the
 cell) or two stored runs; each side names the run that decided it and its page in the
-site's Allure report (else its result file).
+site's Allure report (else its result file). Only cases both sides ran are compared, and
+the first line says how many that is and how many ran on one side only. As diff(1), it
+exits 0 when no case differs, 1 when some do, 2 when it cannot compare (a run that is not
+there is named as missing).
 """
 
 from __future__ import annotations
@@ -187,24 +190,33 @@ def main(argv: list[str] | None = None) -> int:
     matrix = read_matrix(args.site) if (args.site / "matrix.csv").exists() else []
     in_report = {link.get("report_id") for row in matrix for link in row.get("latest_case_links") or []}
     run_a, run_b = run_folder(args.a, args.runs), run_folder(args.b, args.runs)
+    brokers = sorted({row["broker_key"] for row in matrix})
     if run_a is not None and run_b is not None:
         a, b = run_a.name, run_b.name
-        found = differences(run_cases(run_a), run_cases(run_b))
+        cases_a, cases_b = run_cases(run_a), run_cases(run_b)
         run_dirs = {a: run_a, b: run_b}
     elif run_a is not None or run_b is not None:
-        print(f"[reports] {args.a!r} and {args.b!r} must both be runs or both broker versions", file=sys.stderr)
+        missing = args.b if run_a is not None else args.a
+        if any(missing.lower() in broker.lower() for broker in brokers):
+            print(f"[reports] {args.a!r} and {args.b!r} must both be runs or both broker versions", file=sys.stderr)
+        else:
+            print(f"[reports] no stored run {missing!r}: neither a run folder nor a run id in {args.runs}",
+                  file=sys.stderr)
         return 2
     elif not matrix:
-        print(f"[reports] no matrix in {args.site}, and no stored run named {args.a!r} in {args.runs}: "
-              "run python -m amqp_conformance.reports build first", file=sys.stderr)
+        print(f"[reports] no stored run {args.a!r} in {args.runs}, and no matrix in {args.site} to find a broker "
+              "version in: run python -m amqp_conformance.reports build first", file=sys.stderr)
         return 2
     else:
-        brokers = sorted({row["broker_key"] for row in matrix})
         a, b = broker_named(brokers, args.a), broker_named(brokers, args.b)
-        found, run_dirs = version_differences(matrix, a, b), {}
-    print(f"{count_text(len(found))} between {a} and {b}")
+        cases_a, cases_b = version_cases(matrix, a), version_cases(matrix, b)
+        run_dirs = {}
+    found = differences(cases_a, cases_b)
+    both = len(set(cases_a) & set(cases_b))
+    print(f"{count_text(len(found))} between {a} and {b}, of {both} case(s) both ran"
+          f" ({len(set(cases_a) - set(cases_b))} on {a} only, {len(set(cases_b) - set(cases_a))} on {b} only: not compared)")
     for d in found:
         print(f"{d.case}: {d.a['outcome']} on {a} | {d.b['outcome']} on {b}")
         print(f"    {a}: {where(d.a, args.site, in_report, run_dirs)}")
         print(f"    {b}: {where(d.b, args.site, in_report, run_dirs)}")
-    return 0
+    return 1 if found else 0  # as diff(1): 1 when the two differ

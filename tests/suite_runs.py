@@ -52,7 +52,11 @@ def run_suite(tmp_path: Path, *args: str, timeout: float = 240, env: dict[str, s
         for case in ET.parse(junit).getroot().iter("testcase"):
             properties = {p.get("name"): p.get("value") for p in case.iter("property")}
             failed = case.find("failure")
-            cases.append(Case(case.get("name"), properties,
+            # The JUnit name is "<rule id> <pytest's name>" (fixtures/plugin/junit_file.py): cases are
+            # found here by pytest's name.
+            rule, _, name = case.get("name").partition(" ")
+            assert rule == properties.get("rule"), case.get("name")
+            cases.append(Case(name, properties,
                               None if failed is None else (failed.get("message", "") + "\n" + (failed.text or ""))))
     if allure_dir.exists():
         files.update({p.name: p.read_text(errors="replace") for p in allure_dir.iterdir() if p.is_file()})

@@ -119,7 +119,26 @@ def test_a_malformed_url():
 
 
 def test_an_unknown_broker_name():
-    one_clear_line(run_suite("--broker", "nosuchmq"), "unknown broker 'nosuchmq'", "rabbitmq")
+    text = one_clear_line(run_suite("--broker", "nosuchmq"), "unknown broker 'nosuchmq'", "rabbitmq")
+    # every form --broker takes, and the way to a broker of one's own named once
+    assert "docker:IMAGE" in text and "or all (ci/suite" in text and text.count("--amqp-url") == 1, text
+
+
+@pytest.mark.parametrize("command", [["ci/suite"], [sys.executable, "-m", "amqp_conformance.fixtures.commands.cli"]],
+                         ids=["ci-suite", "amqp-conformance"])
+def test_a_run_folder_that_cannot_be_made_is_one_line_from_either_command(command):
+    # /proc refuses any new folder, even to root: no traceback of a plugin tripping over it.
+    done = subprocess.run([*command, "--run-dir", "/proc/forbidden", "-k", "ACK-04"], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+    one_clear_line(done, "--run-dir /proc/forbidden cannot be made")
+
+
+def test_repeat_zero_reads_the_same_from_either_command():
+    lines = set()
+    for command in (["ci/suite"], [sys.executable, "-m", "amqp_conformance.fixtures.commands.cli"]):
+        done = subprocess.run([*command, "--repeat", "0"], cwd=REPO, capture_output=True, text=True, timeout=60)
+        lines.add(one_clear_line(done, "--repeat needs a positive number").strip().splitlines()[-1])
+    assert lines == {"ERROR: amqp-conformance: --repeat needs a positive number of runs, got '0'"}, lines
 
 
 def test_an_unreachable_broker_is_one_error_not_one_per_test():

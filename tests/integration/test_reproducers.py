@@ -97,12 +97,12 @@ def test_reproducers_show_the_deviation_alone_and_rabbitmq_the_rule(broker, rabb
     problems = []
     for case in scripts:
         mine, theirs = on_broker[case], on_rabbitmq[case]
-        if mine.returncode != 0 or SAME not in mine.stdout:
+        if mine.returncode != 1 or SAME not in mine.stdout:  # 1: the deviation reproduces
             problems.append(f"{case} on {broker}: exit {mine.returncode}\n{mine.stdout[-1500:]}{mine.stderr[-1500:]}")
         expected_on_rabbitmq = baselines.expectation_for(rabbitmq_expects, case)
         if expected_on_rabbitmq is not None and expected_on_rabbitmq.outcome not in PASSING:
             continue  # RabbitMQ has its own deviation here: its replies are no reference
-        if theirs.returncode != 1 or DIFFERENT not in theirs.stdout:  # 1: the deviation does not reproduce
+        if theirs.returncode != 0 or DIFFERENT not in theirs.stdout:  # 0: the broker behaves
             problems.append(f"{case} on RabbitMQ: exit {theirs.returncode}\n{theirs.stdout[-1500:]}{theirs.stderr[-1500:]}")
     reproduced = len(scripts) - sum(1 for p in problems if f" on {broker}:" in p)
     print(f"{broker}: {reproduced} of {len(scripts)} reproducers show the deviation alone; "

@@ -49,9 +49,25 @@ def test_the_help_lists_the_suites_options_first_and_whole():
     assert text.startswith("usage: ci/suite [suite options]")
     pytest_part = text.index("pytest's options (all passed to pytest")
     for option in ("--repeat N", "--clean", "--version", "--amqp-url", "--broker", "--run-dir", "--baseline",
-                   "--reruns", "--strict", "--lf, --sw"):
+                   "--reruns", "--strict", "--lf, --ff, --sw"):
         assert -1 < text.index(option) < pytest_part, option
-    assert "--collect-only" in text[pytest_part:] and "AMQP 0-9-1 conformance suite:" not in text
+    assert "AMQP 0-9-1 conformance suite:" not in text
+
+
+def test_the_help_lists_each_option_once_with_its_default_and_every_broker_form():
+    """-k, -m, --strict and --lf were listed twice (the suite's entry and pytest's), the
+    bounds had no default, and --broker left out docker:IMAGE and all."""
+    import re
+
+    text = cli.help_text("ci/suite")
+    for option in ("-k", "-m", "-n", "--strict", "--lf", "--broker", "--collect-only"):
+        entries = re.findall(rf"^  {re.escape(option)}[ ,=]", text, flags=re.MULTILINE)
+        assert len(entries) == 1, (option, entries)
+    assert re.search(r"--reply-timeout=SECONDS\s+seconds to wait for any broker reply \(env\s+AMQP_REPLY_TIMEOUT; "
+                     r"default [0-9.]+\)", text), text[:3000]
+    assert re.search(r"AMQP_NEGATIVE_WINDOW; default", text)
+    broker = text[text.index("  --broker=BROKER"):text.index("  --reply-timeout")]
+    assert "docker:IMAGE" in broker and "or all" in broker and "garagemq" in broker
 
 
 def test_the_command_passes_its_own_options_on_to_no_one():
@@ -65,3 +81,16 @@ def test_every_progress_letter_has_its_legend():
     legend = judge.progress_legend()
     for letter, *_ in [(shown[1],) for shown in judge.LETTERS.values()] + list(judge.PYTEST_LETTERS):
         assert f" {letter} " in legend, letter
+
+
+def test_reports_build_help_lists_each_option_once():
+    import re
+    import subprocess
+    import sys
+
+    shown = subprocess.run([sys.executable, "-m", "amqp_conformance.reports", "build", "--help"], capture_output=True,
+                           text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    for option in ("--out", "--data", "--master", "--conf", "--window", "--full", "--known-broker", "--no-allure"):
+        assert len(re.findall(rf"^  {option}\b", shown.stdout, flags=re.MULTILINE)) == 1, (option, shown.stdout)
+    assert "(default: 30 runs)" in " ".join(shown.stdout.split())

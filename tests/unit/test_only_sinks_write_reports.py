@@ -10,7 +10,7 @@ import re
 from tests.suite_runs import REPO
 
 SINKS = ("fixtures/plugin/case_sinks.py", "fixtures/plugin/allure_sink.py", "fixtures/plugin/baseline_check.py",
-         "fixtures/plugin/run_store.py")
+         "fixtures/plugin/run_store.py", "fixtures/plugin/junit_file.py")
 WRITES_A_REPORT = re.compile(r"user_properties\s*(\.(append|extend|insert)\(|\+=|\[)|allure_(label|link)\b|"
                              r"allure\.(dynamic|attach|step)\b")
 

@@ -4,11 +4,13 @@ two small fake brokers that differ only in the reply text of one channel close, 
 real broker (tests/integration/test_reproducers.py replays real ones)."""
 
 import secrets
+import socket
 import socketserver
 import struct
 import subprocess
 import sys
 import threading
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -127,9 +129,10 @@ def test_the_script_sees_the_same_replies_on_the_same_broker_and_the_difference_
     runs = {name: subprocess.run([sys.executable, str(script), url], capture_output=True, text=True, timeout=60)
             for name, url in brokers.items()}
     same, other = runs["garagemq"], runs["rabbitmq"]
-    assert same.returncode == 0 and "same replies as in the suite's run: yes" in same.stdout, same.stdout + same.stderr
+    # 1: the deviation reproduces; 0: the broker behaves (other replies than the deviating run's)
+    assert same.returncode == 1 and "same replies as in the suite's run: yes" in same.stdout, same.stdout + same.stderr
     assert "admin: q1 holds 1 ready message(s)" in same.stdout, same.stdout
-    assert other.returncode == 1 and "same replies as in the suite's run: no" in other.stdout, other.stdout
+    assert other.returncode == 0 and "same replies as in the suite's run: no" in other.stdout, other.stdout
     assert RABBIT_TEXT in other.stdout.split("first difference:")[1], other.stdout
 
 
@@ -138,7 +141,36 @@ def test_a_fault_case_says_it_is_not_replayable_alone(tmp_path):
     script.write_text(reproducer.script(case="FLT-03[down]", nodeid="x", rule="FLT-03", title="t", expected="e",
                                         seen="s", setup=[], connections=[], not_replayable="a fault"))
     done = subprocess.run([sys.executable, str(script), "amqp://x@localhost/"], capture_output=True, text=True)
-    assert done.returncode == 2 and "not replayable alone: a fault" in done.stdout, done.stdout
+    assert done.returncode == 3 and "not replayable alone: a fault" in done.stdout, done.stdout
+    shown = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True)
+    assert shown.returncode == 0 and "Reproducer for FLT-03[down]" in shown.stdout, shown.stdout
+
+
+def test_help_is_help_and_bad_arguments_or_an_unreachable_broker_exit_2(tmp_path):
+    """--help was taken for the URL (a traceback); a broker it cannot reach exited 1, which
+    meant "does not reproduce"."""
+    script = tmp_path / "ACK-03_ack.py"
+    script.write_text(suite_run_on_garagemq())
+    run = lambda *args: subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=60)
+    shown = run("--help")
+    assert shown.returncode == 0 and "Reproducer for ACK-03" in shown.stdout and "exit status" in shown.stdout
+    assert "Traceback" not in shown.stderr
+    for bad in ([], ["a", "b"], ["http://localhost/"]):
+        done = run(*bad)
+        assert done.returncode == 2 and "Traceback" not in done.stderr and "usage:" in done.stderr, (bad, done.stderr)
+    with socket.socket() as closed:  # a port nothing listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    done = run(f"amqp://guest:guest@127.0.0.1:{port}/")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()] and "cannot connect" in done.stderr, done.stderr
+
+
+def test_the_program_is_a_module_the_writer_copies():
+    from amqp_conformance.fixtures.plugin import reproducer_program
+
+    assert reproducer.PROGRAM_START.strip() in Path(reproducer_program.__file__).read_text()
+    assert "def main(argv=None):" in reproducer.program() and '"""The program every' not in reproducer.program()
 
 
 def test_a_setup_the_broker_does_not_answer_exits_3(tmp_path):
