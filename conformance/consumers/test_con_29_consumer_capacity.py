@@ -11,8 +11,8 @@ delivery unacked with more messages ready."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, SHOULD, non_strict, observe, rule, timeouts
-from amqp_conformance.fixtures.vocabulary.management import MANAGEMENT_BOUND_S
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MANAGEMENT_BOUND_S, SHOULD, non_strict, observe, rule,
+                                                  timeouts)
 
 RULE = rule("CON-29", "Consumer capacity: 0 without consumers, about 100 % with an idle consumer, lower while "
             "its prefetch is full", strength=SHOULD, guide=CONSUMERS, section="consumer-capacity")

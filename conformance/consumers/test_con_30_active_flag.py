@@ -11,10 +11,9 @@ deliveries say which consumer is the one being fed."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, check, deliveries_across, observe, rule,
-                                                  require_single_active_consumer, single_active_consumers,
-                                                  timeouts, who_got)
-from amqp_conformance.fixtures.vocabulary.management import MANAGEMENT_BOUND_S, active_flags
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MANAGEMENT_BOUND_S, MUST, QUEUE_TYPES, active_flags, check,
+                                                  deliveries_across, observe, require_single_active_consumer, rule,
+                                                  single_active_consumers, timeouts, who_got)
 
 RULE = rule("CON-30", "The active flag: every consumer without single active consumer; with it, only the one "
             "fed, and it moves with the delivery", strength=MUST, guide=CONSUMERS, section="consumer-activity")

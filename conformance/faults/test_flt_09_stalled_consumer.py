@@ -20,11 +20,9 @@ import time
 
 import pytest
 
-from amqp_conformance.amqp_faults import stall
-from amqp_conformance.amqp_faults.workloads import drain, publish_confirmed, rule_out_own_silence
-from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, Delivery, check, deliveries_until_quiet,
-                                                  expect_open, message_ids, observe, rule)
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, Delivery, MUST, check, deliveries_until_quiet, drain,
+                                                  expect_open, message_ids, observe, publish_confirmed, rule,
+                                                  rule_out_own_silence, stall, timeouts)
 
 RULE = rule("FLT-09", "A consumer that stops reading loses nothing; the prefetch holds under back-pressure",
             strength=MUST, guide=CONFIRMS, section="acknowledgement-modes")
