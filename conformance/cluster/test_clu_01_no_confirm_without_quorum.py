@@ -8,12 +8,9 @@ import asyncio
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary.fault_workloads import confirms, message_ids, publish
-from amqp_conformance.fixtures.vocabulary import MUST, check, drain_queue, observe, rule
-from amqp_conformance.fixtures.core import timeouts
-from amqp_conformance.fixtures.vocabulary.cluster import confirmed_while
-from amqp_conformance.fixtures.vocabulary.history import expect_none
-from amqp_conformance.fixtures.core.rules import QUORUM_QUEUES
+from amqp_conformance.fixtures.vocabulary import (MUST, QUORUM_QUEUES, check, confirmed_while, drain_queue,
+                                                  expect_none, message_ids, observe, publish, rule, timeouts,
+                                                  wait_for_confirms as confirms)
 
 RULE = rule("CLU-01", "With the majority of a quorum queue's members stopped, publishes are not confirmed",
             strength=MUST, guide=QUORUM_QUEUES, section="what-is-a-quorum")

@@ -4,12 +4,9 @@ on, and what a consumer on the killed node held unacked comes back flagged redel
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary.fault_workloads import confirms, message_ids, publish
-from amqp_conformance.fixtures.vocabulary import MUST, check, consume_until, observe, receive, rule
-from amqp_conformance.fixtures.core import timeouts
-from amqp_conformance.fixtures.vocabulary.cluster import ELECTION_WINDOW_S
-from amqp_conformance.fixtures.vocabulary.history import expect_none
-from amqp_conformance.fixtures.core.rules import QUORUM_QUEUES
+from amqp_conformance.fixtures.vocabulary import (ELECTION_WINDOW_S, MUST, QUORUM_QUEUES, check, consume_until,
+                                                  expect_none, message_ids, observe, publish, receive, rule,
+                                                  timeouts, wait_for_confirms as confirms)
 
 RULE = rule("CLU-02", "Killing the quorum queue's leader loses no confirmed message; consumers go on",
             strength=MUST, guide=QUORUM_QUEUES, section="leader-election")

@@ -14,14 +14,10 @@ import asyncio
 
 import pytest
 
-from amqp_conformance.amqp_faults import silent_peer
-from amqp_conformance.fixtures.vocabulary.fault_workloads import confirms, message_ids, publish, publish_until_acked
-from amqp_conformance.fixtures.vocabulary import (MUST, check, consume_until, drain_queue, observe,
-                                                  queue_answers, rule)
-from amqp_conformance.fixtures.core import timeouts
-from amqp_conformance.fixtures.vocabulary.cluster import ELECTION_WINDOW_S, confirmed_while
-from amqp_conformance.fixtures.vocabulary.history import expect_none
-from amqp_conformance.fixtures.core.rules import QUORUM_QUEUES
+from amqp_conformance.fixtures.vocabulary import (ELECTION_WINDOW_S, MUST, QUORUM_QUEUES, check, confirmed_while,
+                                                  consume_until, drain_queue, expect_none, message_ids, observe,
+                                                  publish, publish_until_acked, queue_answers, rule, silent_peer,
+                                                  timeouts, wait_for_confirms as confirms)
 
 RULE = rule("CLU-03", "A partition loses no confirmed message and the minority side confirms nothing",
             strength=MUST, guide=QUORUM_QUEUES, section="data-safety")

@@ -9,12 +9,10 @@ import time
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary.fault_workloads import confirms, message_ids, publish
-from amqp_conformance.fixtures.vocabulary import (CONSUMER_TIMED_OUT, MUST, Reply, await_timeout_action,
-                                                  check, consume_until, expect_closed, observe, receive, rule)
-from amqp_conformance.fixtures.core import timeouts
-from amqp_conformance.fixtures.vocabulary.history import expect_none
-from amqp_conformance.fixtures.core.rules import QUORUM_QUEUES
+from amqp_conformance.fixtures.vocabulary import (CONSUMER_TIMED_OUT, MUST, QUORUM_QUEUES, Reply,
+                                                  await_timeout_action, check, consume_until, expect_closed,
+                                                  expect_none, message_ids, observe, publish, receive, rule,
+                                                  timeouts, wait_for_confirms as confirms)
 
 RULE = rule("CLU-04", "Acks, requeue on connection loss and the consumer timeout hold for a consumer on a "
             "non-leader node", strength=MUST, guide=QUORUM_QUEUES, section="behaviour")

@@ -7,12 +7,9 @@ import time
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary.fault_workloads import confirms, message_ids, publish
-from amqp_conformance.fixtures.vocabulary import MUST, check, consume_until, observe, receive, rule
-from amqp_conformance.fixtures.core import timeouts
-from amqp_conformance.fixtures.vocabulary.cluster import ELECTION_WINDOW_S
-from amqp_conformance.fixtures.vocabulary.history import expect_none
-from amqp_conformance.fixtures.core.rules import CONSUMERS
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, ELECTION_WINDOW_S, MUST, check, consume_until,
+                                                  expect_none, message_ids, observe, publish, receive, rule,
+                                                  timeouts, wait_for_confirms as confirms)
 
 RULE = rule("CLU-05", "Single active consumer fails over across nodes when the active consumer's node goes down",
             strength=MUST, guide=CONSUMERS, section="single-active-consumer")

@@ -6,9 +6,8 @@ take with basic.get (only the message never delivered), which every broker answe
 import pytest
 from pamqp.commands import Basic
 
-from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, Delivery, check,
-                                                  expect_deliveries, expect_open, expect_reply, rule)
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, Delivery, MUST, QUEUE_TYPES, check, expect_deliveries,
+                                                  expect_open, expect_reply, rule, timeouts)
 
 RULE = rule("CON-02", "Cancelling a consumer neither requeues nor discards its unacked deliveries",
             strength=MUST, guide=CONSUMERS, section="unsubscribing")

@@ -7,8 +7,7 @@ connection, the spec's "not-allowed" is a connection error too, but brokers diff
 
 from pamqp.commands import Basic
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, Reply, check, expect_closed, observe, rule
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import CONSUMERS, MUST, Reply, check, expect_closed, observe, rule, timeouts
 
 RULE = rule("CON-04", "Reusing a consumer tag on the same channel is refused with 530",
             strength=MUST, guide=CONSUMERS, section="consumer-tags",

@@ -8,9 +8,8 @@ is listed among the wedges of conformance/brokers.toml, so it runs last, on a no
 
 from pamqp.commands import Basic, Queue
 
-from amqp_conformance.fixtures.vocabulary import (CONSUMER_CANCEL, MUST, check, expect_reply, observe, rule,
+from amqp_conformance.fixtures.vocabulary import (CONSUMER_CANCEL, MUST, check, expect_reply, observe, rule, timeouts,
                                                   unsupported)
-from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("CON-09", "Deleting a queue sends basic.cancel to its consumers",
             strength=MUST, guide=CONSUMER_CANCEL, section="overview")

@@ -17,9 +17,8 @@ import datetime
 import pytest
 from pamqp.commands import Basic
 
-from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, ConnectionLost, Delivery,
-                                                  check, rule, violation)
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, ConnectionLost, Delivery, MUST, QUEUE_TYPES, check, rule,
+                                                  timeouts, violation)
 
 RULE = rule("CON-15", "Delivery metadata and every message property reach the consumer unchanged",
             strength=MUST, guide=CONSUMERS, section="message-properties")

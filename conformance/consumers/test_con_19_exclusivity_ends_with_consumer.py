@@ -10,9 +10,8 @@ moment after it happens: the new consume is retried until a deadline."""
 import pytest
 from pamqp.commands import Basic
 
-from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, Reply, check, consume_once_free,
-                                                  expect_reply, non_strict, observe, rule)
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, Reply, check, consume_once_free, expect_reply,
+                                                  non_strict, observe, rule, timeouts)
 
 RULE = rule("CON-19", "Exclusivity ends with the exclusive consumer: after its cancel or connection loss "
             "a consumer registers", strength=MUST, guide=CONSUMERS, section="exclusivity",

@@ -8,10 +8,9 @@ m2 must go to nobody while consumer-1 holds m1, then to consumer-2 once m1 is ac
 goes to consumer-1: no priority takeover (RabbitMQ before 4.0, where the first consumer stays
 active whatever the newcomer's priority)."""
 
-from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, check, deliveries_across, missing_feature,
-                                                  observe, require_single_active_consumer, rule,
-                                                  single_active_consumers, who_got)
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, check, deliveries_across, missing_feature, observe,
+                                                  require_single_active_consumer, rule, single_active_consumers,
+                                                  timeouts, who_got)
 
 RULE = rule("CON-21", "Single active consumer with priorities: a higher-priority consumer takes over once the "
             "active one has settled", strength=MUST, guide=CONSUMERS, section="single-active-consumer",

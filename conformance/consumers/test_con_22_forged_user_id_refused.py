@@ -10,9 +10,8 @@ import contextlib
 
 from pamqp.commands import Basic
 
-from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, Closed, ConnectionLost, NoReply,
-                                                  expect_refused, missing_feature, observe, rule)
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, Closed, ConnectionLost, MUST, NoReply, expect_refused,
+                                                  missing_feature, observe, rule, timeouts)
 
 RULE = rule("CON-22", "A message whose user-id differs from the authenticated user is refused",
             strength=MUST, guide=CONSUMERS, section="message-properties",

@@ -17,11 +17,9 @@ of its own), so a broker at a URL is unsupported; brokers with no consumer timeo
 import pytest
 from pamqp.commands import Basic
 
-from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, check, expect_open, observe,
-                                                  rule)
-from amqp_conformance.fixtures.core import timeouts
-from amqp_conformance.fixtures.vocabulary.consumer_timeouts import (DEFAULT_TIMEOUT_CLAIM, consumer_timeout_wait,
-                                                                   longest_default_hold)
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, DEFAULT_TIMEOUT_CLAIM, MUST, QUEUE_TYPES, check,
+                                                  consumer_timeout_wait, expect_open, longest_default_hold, observe,
+                                                  rule, timeouts)
 
 RULE = rule("CON-24", "The consumer timeout can be turned off; its default is long",
             strength=MUST, guide=CONSUMERS, section="acknowledgement-timeout",

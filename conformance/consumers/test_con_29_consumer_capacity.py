@@ -15,9 +15,8 @@ all makes the rule unsupported at that reading."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, SHOULD, non_strict, observe, rule, timeouts
-from amqp_conformance.fixtures.vocabulary.management import (CAPACITY_FIELDS, MANAGEMENT_BOUND_S, capacity,
-                                                             lacks_capacity)
+from amqp_conformance.fixtures.vocabulary import (CAPACITY_FIELDS, CONSUMERS, MANAGEMENT_BOUND_S, SHOULD, capacity,
+                                                  lacks_capacity, non_strict, observe, rule, timeouts)
 
 RULE = rule("CON-29", "Consumer capacity: 0 without consumers, about 100 % with an idle consumer",
             strength=SHOULD, guide=CONSUMERS, section="consumer-capacity",

@@ -13,10 +13,10 @@ lists them."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MUST, QUEUE_TYPES, check, deliveries_across, observe, rule,
-                                                  require_single_active_consumer, single_active_consumers,
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, MANAGEMENT_BOUND_S, MUST, QUEUE_TYPES, active_flags,
+                                                  check, deliveries_across, lacks_active_flag, observe,
+                                                  require_single_active_consumer, rule, single_active_consumers,
                                                   timeouts, who_got)
-from amqp_conformance.fixtures.vocabulary.management import MANAGEMENT_BOUND_S, active_flags, lacks_active_flag
 
 RULE = rule("CON-30", "The active flag: every consumer without single active consumer; with it, only the one "
             "fed, and it moves with the delivery", strength=MUST, guide=CONSUMERS, section="consumer-activity",

@@ -4,11 +4,9 @@ message the broker confirmed is in the queue afterwards: a confirm is a promise.
 
 import pytest
 
-from amqp_conformance.amqp_faults import down, latency, limit_data, reset_peer, silent_peer, slicer, stall
-from amqp_conformance.fixtures.vocabulary.fault_workloads import publish_cut_bytes, publish_through_fault
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, rule
-from amqp_conformance.fixtures.core import timeouts
-from amqp_conformance.fixtures.vocabulary.history import expect_none
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, check, down, expect_none, latency, limit_data,
+                                                  publish_cut_bytes, publish_through_fault, reset_peer, rule,
+                                                  silent_peer, slicer, stall, timeouts)
 
 RULE = rule("FLT-01", "No confirmed message is lost, under any network fault",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms-and-guaranteed-delivery")

@@ -6,11 +6,8 @@ stalled or cut."""
 
 import pytest
 
-from amqp_conformance.amqp_faults import down, latency, slicer, stall
-from amqp_conformance.fixtures.vocabulary.fault_workloads import publish_through_fault
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, rule
-from amqp_conformance.fixtures.core import timeouts
-from amqp_conformance.fixtures.vocabulary.history import expect_none
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, down, expect_none, latency, publish_through_fault,
+                                                  rule, slicer, stall, timeouts)
 
 RULE = rule("FLT-02", "No publish is resolved twice or both ways, and no unexpected message is delivered",
             strength=MUST, guide=CONFIRMS, section="server-sent-nacks")

@@ -5,9 +5,8 @@ Judged on the whole message history, with partial acks before the cut."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary.fault_workloads import CONSUMER_CUTS, cut_consumer, expect_deliveries_before_the_cut
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, message_ids, rule
-from amqp_conformance.fixtures.vocabulary.history import expect_none
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, CONSUMER_CUTS, MUST, cut_consumer,
+                                                  expect_deliveries_before_the_cut, expect_none, message_ids, rule)
 
 RULE = rule("FLT-03", "A consumer cut by a fault gets its unacked deliveries redelivered, flagged",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")

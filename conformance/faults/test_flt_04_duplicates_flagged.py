@@ -5,11 +5,9 @@ duplicates are counted, and an unflagged one fails."""
 
 import pytest
 
-from amqp_conformance.amqp_faults import down, limit_data, silent_peer
-from amqp_conformance.fixtures.vocabulary.fault_workloads import drain, publish_confirmed
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, message_ids, receive, rule
-from amqp_conformance.fixtures.core import timeouts
-from amqp_conformance.fixtures.vocabulary.history import expect_none
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, check, down, drain, expect_none, limit_data,
+                                                  message_ids, publish_confirmed, receive, rule, silent_peer,
+                                                  timeouts)
 
 RULE = rule("FLT-04", "A message delivered twice carries redelivered=true the second time",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")

@@ -9,14 +9,9 @@ import time
 
 import pytest
 
-from amqp_conformance.amqp_faults import slicer
-from amqp_conformance.amqp_faults.network_profiles import PROFILES, RULE_FLT_05
-from amqp_conformance.fixtures.vocabulary import (ConfirmLedger, check, deliveries_until_quiet, message_ids,
-                                                  observe)
-from amqp_conformance.fixtures.core import timeouts
-from amqp_conformance.fixtures.vocabulary.history import expect_none
-from amqp_conformance.fixtures.vocabulary.checks import violation
-from amqp_conformance.fixtures.wire.dialogue import ConnectFailed
+from amqp_conformance.fixtures.vocabulary import (ConfirmLedger, ConnectFailed, PROFILES, RULE_FLT_05, check,
+                                                  deliveries_until_quiet, expect_none, message_ids, observe, slicer,
+                                                  timeouts, violation)
 
 RULE = RULE_FLT_05  # declared with the profiles it governs
 

@@ -5,11 +5,8 @@ outstanding when the proxy goes down."""
 
 import pytest
 
-from amqp_conformance.amqp_faults import down, latency
-from amqp_conformance.fixtures.vocabulary.fault_workloads import drain
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, ConfirmLedger, message_ids, observe, rule
-from amqp_conformance.fixtures.core import timeouts
-from amqp_conformance.fixtures.wire.dialogue import Confirm
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, Confirm, ConfirmLedger, INFO, down, drain, latency,
+                                                  message_ids, observe, rule, timeouts)
 
 RULE = rule("FLT-06", "Unconfirmed messages of a cut publisher may or may not arrive: counted",
             strength=INFO, guide=CONFIRMS, section="publisher-confirms-and-guaranteed-delivery")

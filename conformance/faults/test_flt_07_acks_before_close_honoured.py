@@ -5,11 +5,8 @@ travel together through a delayed or sliced link, with no barrier between them."
 
 import pytest
 
-from amqp_conformance.amqp_faults import latency, slicer
-from amqp_conformance.fixtures.vocabulary.fault_workloads import drain, publish_confirmed
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, message_ids, receive, rule
-from amqp_conformance.fixtures.core import timeouts
-from amqp_conformance.fixtures.vocabulary.history import expect_none
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, check, drain, expect_none, latency, message_ids,
+                                                  publish_confirmed, receive, rule, slicer, timeouts)
 
 RULE = rule("FLT-07", "Acks sent just before a channel close are honoured",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")

@@ -9,10 +9,8 @@ how fast the broker persists a fresh declaration."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, ConfirmLedger, CrashQueue, check,
-                                                  drain_queue, message_ids, queue_answers, receive, rule)
-from amqp_conformance.fixtures.core import timeouts
-from amqp_conformance.fixtures.vocabulary.history import expect_none
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, ConfirmLedger, CrashQueue, MUST, check, drain_queue,
+                                                  expect_none, message_ids, queue_answers, receive, rule, timeouts)
 
 RULE = rule("FLT-08", "A broker killed (kill -9) and restarted keeps every confirmed persistent message",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms-and-guaranteed-delivery",

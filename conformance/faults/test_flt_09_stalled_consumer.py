@@ -28,12 +28,10 @@ import time
 
 import pytest
 
-from amqp_conformance.amqp_faults import stall
-from amqp_conformance.fixtures.vocabulary.fault_workloads import drain, publish_confirmed, rule_out_own_silence
-from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, Closed, ConnectionLost, Delivery, NoReply, check,
-                                                  deliveries_until_quiet, expect_auto_ack_accounted, expect_open,
-                                                  message_ids, observe, rule)
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, Closed, ConnectionLost, Delivery, MUST, NoReply, check,
+                                                  deliveries_until_quiet, drain, expect_auto_ack_accounted,
+                                                  expect_open, message_ids, observe, publish_confirmed, rule,
+                                                  rule_out_own_silence, stall, timeouts)
 
 RULE = rule("FLT-09", "A consumer that stops reading loses nothing the broker had not sent; the prefetch holds "
             "under back-pressure", strength=MUST, guide=CONFIRMS, section="acknowledgement-modes",

@@ -5,8 +5,7 @@ leave the broker where the reference model of the guides says: the same channels
 the same queue depth, the same tags, message and redelivered flag on every delivery.
 Each difference is judged by the catalogue rule it breaks (listed in `covers`)."""
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, rule
-from amqp_conformance.fixtures.models import ACK_COVERS, ConsumerAckMachine, run_machine
+from amqp_conformance.fixtures.vocabulary import ACK_COVERS, CONFIRMS, ConsumerAckMachine, MUST, rule, run_machine
 
 RULE = rule("MDL-01", "Random consumer operations agree with the reference model of acknowledgements",
             strength=MUST, guide=CONFIRMS, section="consumer-acks-delivery-tags", covers=ACK_COVERS)

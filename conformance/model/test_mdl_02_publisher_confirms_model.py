@@ -4,8 +4,8 @@ point, produce a confirm and return stream that numbers from the select, resolve
 publish exactly once in well-formed multiple ranges, returns before acking, and nacks
 only what a full queue refused. Rules judged are listed in `covers`."""
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, rule
-from amqp_conformance.fixtures.models import CONFIRM_COVERS, PublisherConfirmMachine, run_machine
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, CONFIRM_COVERS, MUST, PublisherConfirmMachine, rule,
+                                                  run_machine)
 
 RULE = rule("MDL-02", "Random publishes in and out of confirm mode give a well-formed confirm stream",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", covers=CONFIRM_COVERS)

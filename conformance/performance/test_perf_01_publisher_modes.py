@@ -8,11 +8,9 @@ transactions has its transaction modes unsupported, with the probe's evidence.""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, observe, rule
-from amqp_conformance.fixtures.vocabulary.perf import (ASYNC_WINDOW, PERFTEST, PUBLISH_MODES, REPETITIONS,
-                                                       Figure, attach_figures, perftest_classpath,
-                                                       perftest_publisher, perftest_withheld, publish_rate,
-                                                       ratio)
+from amqp_conformance.fixtures.vocabulary import (ASYNC_WINDOW, CONFIRMS, Figure, INFO, PERFTEST, PUBLISH_MODES,
+                                                  REPETITIONS, attach_figures, observe, perftest_classpath,
+                                                  perftest_publisher, perftest_withheld, publish_rate, ratio, rule)
 
 RULE = rule("PERF-01", "Publisher throughput by mode: no confirms, tx, per-message, batch and asynchronous confirms",
             strength=INFO, guide=CONFIRMS, section="publisher-confirms")

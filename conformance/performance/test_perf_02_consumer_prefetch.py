@@ -6,12 +6,9 @@ one consumer at each prefetch and with automatic ack, straight to the broker and
 
 import pytest
 
-from amqp_conformance.amqp_faults import latency
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, observe, rule
-from amqp_conformance.fixtures.vocabulary.perf import (PERFTEST, REPETITIONS, budget,
-                                                        Figure, attach_figures, consume_rate,
-                                                       fill, perftest_classpath, perftest_consumer,
-                                                       perftest_fill_withheld, ratio)
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, Figure, INFO, PERFTEST, REPETITIONS, attach_figures, budget,
+                                                  consume_rate, fill, latency, observe, perftest_classpath,
+                                                  perftest_consumer, perftest_fill_withheld, ratio, rule)
 
 RULE = rule("PERF-02", "Consumer delivery rate by prefetch and with automatic ack, direct and over latency",
             strength=INFO, guide=CONFIRMS, section="channel-qos-prefetch-throughput")

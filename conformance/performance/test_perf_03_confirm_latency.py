@@ -8,9 +8,8 @@ import time
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, observe, rule
-from amqp_conformance.fixtures.vocabulary.perf import (ASYNC_WINDOW, REPETITIONS, Figure, attach_figures,
-                                                       publish_rate)
+from amqp_conformance.fixtures.vocabulary import (ASYNC_WINDOW, CONFIRMS, Figure, INFO, REPETITIONS, attach_figures,
+                                                  observe, publish_rate, rule)
 
 RULE = rule("PERF-03", "Confirm latency of persistent messages by load, and of a lone publish",
             strength=INFO, guide=CONFIRMS, section="publisher-confirms-latency", requires=("confirms",))

@@ -8,8 +8,8 @@ without judging."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, SHOULD, non_strict, observe, rule
-from amqp_conformance.fixtures.vocabulary.perf import REPETITIONS, Figure, attach_figures, publish_rate, ratio
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, Figure, REPETITIONS, SHOULD, attach_figures, non_strict,
+                                                  observe, publish_rate, ratio, rule)
 
 RULE = rule("PERF-04", "Batch and asynchronous confirms outpace per-message confirms and tx; per-message ~ tx",
             strength=SHOULD, guide=CONFIRMS, section="publisher-confirms")

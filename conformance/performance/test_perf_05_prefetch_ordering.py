@@ -7,10 +7,8 @@ more settings without judging."""
 
 import pytest
 
-from amqp_conformance.amqp_faults import latency
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, SHOULD, non_strict, observe, rule
-from amqp_conformance.fixtures.vocabulary.perf import (REPETITIONS, Figure, attach_figures, budget, consume_rate,
-                                                       fill, ratio)
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, Figure, REPETITIONS, SHOULD, attach_figures, budget,
+                                                  consume_rate, fill, latency, non_strict, observe, ratio, rule)
 
 RULE = rule("PERF-05", "Prefetch 100-300 outpaces prefetch 1, by more over latency; automatic ack is the fastest",
             strength=SHOULD, guide=CONFIRMS, section="channel-qos-prefetch-throughput")

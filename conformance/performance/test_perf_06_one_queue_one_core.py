@@ -9,8 +9,8 @@ import os
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONSUMERS, INFO, observe, rule
-from amqp_conformance.fixtures.vocabulary.perf import REPETITIONS, Figure, attach_figures, delivery_rate, ratio
+from amqp_conformance.fixtures.vocabulary import (CONSUMERS, Figure, INFO, REPETITIONS, attach_figures, delivery_rate,
+                                                  observe, ratio, rule)
 
 RULE = rule("PERF-06", "One queue is served by one core: its delivery rate does not grow with more publishers; "
             "more queues go faster", strength=INFO, guide=CONSUMERS, section="queue-parallelism-considerations")

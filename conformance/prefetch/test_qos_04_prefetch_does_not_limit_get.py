@@ -1,8 +1,7 @@
 """QOS-04: the prefetch count does not apply to basic.get: with a consumer holding the
 channel's whole prefetch unacked, manual-ack gets on that channel still succeed."""
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, NoReply, check, rule
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, NoReply, check, rule, timeouts
 
 RULE = rule("QOS-04", "Prefetch does not limit basic.get, even with manual acks",
             strength=MUST, guide=CONFIRMS, section="channel-qos-prefetch")

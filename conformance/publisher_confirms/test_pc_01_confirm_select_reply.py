@@ -4,8 +4,7 @@ which case the broker sends no reply (and the channel is in confirm mode all the
 import pytest
 from pamqp.commands import Confirm as ConfirmMethod
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, Confirm, check, rule
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, Confirm, MUST, check, rule, timeouts
 
 RULE = rule("PC-01", "confirm.select is answered with select-ok, and not answered with no-wait",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("confirms",))

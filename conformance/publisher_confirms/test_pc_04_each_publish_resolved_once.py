@@ -1,8 +1,7 @@
 """PC-04: every message published in confirm mode is resolved exactly once: acked or
 nacked, never both, never twice (multiple=true ranges expanded)."""
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, ConfirmLedger, check, observe, rule
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, ConfirmLedger, MUST, check, observe, rule, timeouts
 
 RULE = rule("PC-04", "Every publish in confirm mode is acked or nacked exactly once",
             strength=MUST, guide=CONFIRMS, section="server-sent-nacks", requires=("confirms",))

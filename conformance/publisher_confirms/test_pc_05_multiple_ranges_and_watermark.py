@@ -2,9 +2,8 @@
 numbers up to its tag, and no later confirm carries a tag at or below the highest
 multiple=true tag seen so far (the watermark)."""
 
-from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, ConfirmLedger, check, not_exercised,
-                                                  observe, rule)
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, ConfirmLedger, MUST, check, not_exercised, observe, rule,
+                                                  timeouts)
 
 RULE = rule("PC-05", "multiple=true confirms cover exactly the outstanding numbers, below a rising watermark",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("confirms",),

@@ -6,9 +6,8 @@ cannot disturb tests running beside it; with --amqp-url the rule is unsupported.
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, CrashQueue,
-                                                  check, non_strict, observe, rule)
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, ConfirmLedger, CrashQueue, MUST, QUEUE_TYPES, check,
+                                                  non_strict, observe, rule, timeouts)
 
 RULE = rule("PC-10", "A confirmed persistent message in a durable queue survives kill -9 and restart",
             strength=MUST, guide=CONFIRMS, section="when-publishes-are-confirmed", requires=("confirms",),

@@ -4,9 +4,8 @@ x-overflow=reject-publish), the publish is nacked once, and the other queues sti
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, check, rule,
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, ConfirmLedger, MUST, QUEUE_TYPES, check, rule, timeouts,
                                                   unsupported)
-from amqp_conformance.fixtures.core import timeouts
 
 RULE = rule("PC-14", "A publish routed to several queues is acked once after all took it; nacked if one refused",
             strength=MUST, guide=CONFIRMS, section="server-sent-nacks", requires=("confirms",))

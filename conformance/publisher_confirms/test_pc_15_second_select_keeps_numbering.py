@@ -10,8 +10,7 @@ any ack); ack(1) for the third publish means the count restarted."""
 import pytest
 from pamqp.commands import Confirm as ConfirmClass
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, ConfirmLedger, check, expect_reply, rule
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, ConfirmLedger, MUST, check, expect_reply, rule, timeouts
 
 RULE = rule("PC-15", "A second confirm.select is answered and does not reset the sequence numbers",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms", requires=("confirms",),

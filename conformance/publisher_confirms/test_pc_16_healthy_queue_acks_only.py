@@ -5,8 +5,7 @@ internal error; a queue without limits, on a broker without alarms, has none to 
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, check, rule
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, ConfirmLedger, MUST, QUEUE_TYPES, check, rule, timeouts
 
 RULE = rule("PC-16", "A routable publish a healthy queue accepts is acked, never nacked",
             strength=MUST, guide=CONFIRMS, section="server-sent-nacks", requires=("confirms",))

@@ -15,9 +15,8 @@ import asyncio
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, ConfirmLedger, check,
-                                                  drain_queue, message_ids, observe, queue_answers, rule)
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, ConfirmLedger, MUST, QUEUE_TYPES, check, drain_queue,
+                                                  message_ids, observe, queue_answers, rule, timeouts)
 
 RULE = rule("PC-18", "A queue process killed during confirmed publishing: each publish resolved once; acked kept",
             strength=MUST, guide=CONFIRMS, section="server-sent-nacks", requires=("confirms",),

@@ -4,8 +4,7 @@ one written to disk, not for a mandatory one, routed or returned. Without confir
 transaction a publish is not answered (BOOK); a confirm is what confirm.select asks for.
 Judged on the frames as they arrive, not through a client library that may drop them."""
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, Confirm, Returned, check, observe, rule
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, Confirm, MUST, Returned, check, observe, rule, timeouts
 
 RULE = rule("PC-20", "A channel not in confirm mode gets no basic.ack or basic.nack for its publishes",
             strength=MUST, guide=CONFIRMS, section="publisher-confirms")

@@ -5,8 +5,7 @@ TCP connection is reset without any AMQP close (a crashed client). Toxiproxy fau
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, expect_deliveries, rule
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, expect_deliveries, rule, timeouts
 
 RULE = rule("RD-02", "Losing the connection requeues unacked deliveries with redelivered=true",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")

@@ -6,8 +6,8 @@ The same shape as the clean-close and client-reset cases of RD-02, through a pro
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary.fault_workloads import CONSUMER_CUTS, cut_consumer, expect_deliveries_before_the_cut
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, MUST, check, message_ids, rule
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, CONSUMER_CUTS, MUST, check, cut_consumer,
+                                                  expect_deliveries_before_the_cut, message_ids, rule)
 
 RULE = rule("RD-02", "Losing the connection requeues unacked deliveries with redelivered=true",
             strength=MUST, guide=CONFIRMS, section="automatic-requeueing")

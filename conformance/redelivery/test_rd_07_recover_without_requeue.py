@@ -3,8 +3,7 @@ to the same consumer. The spec lets a broker refuse it; RabbitMQ closes the conn
 with 540 NOT_IMPLEMENTED. Recorded: the reply (scope, code, text), or what was
 redelivered after recover-ok."""
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, Delivery, observe, observe_answer, rule
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, Delivery, INFO, observe, observe_answer, rule, timeouts
 
 RULE = rule("RD-07", "basic.recover(requeue=false): the broker's answer is recorded",
             strength=INFO, guide=CONFIRMS, section="automatic-requeueing",

@@ -3,9 +3,8 @@ neither closing the consumer's connection nor basic.recover brings them back."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, Delivery, check, expect_nothing_returns,
-                                                  recover, rule)
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, Delivery, MUST, check, expect_nothing_returns, recover,
+                                                  rule, timeouts)
 
 RULE = rule("RD-08", "Automatic-ack deliveries are not redelivered after close or recover",
             strength=MUST, guide=CONFIRMS, section="acknowledgement-modes")

@@ -19,10 +19,9 @@ those in flight: they may be lost, so one the broker kept is no finding."""
 
 import pytest
 
-from amqp_conformance.amqp_faults import bandwidth, down
-from amqp_conformance.fixtures.vocabulary.fault_workloads import HEARTBEAT_S, publish_confirmed
-from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, Delivery, check, drain_queue, message_ids,
-                                                  not_exercised, observe, receive, rule, timeouts)
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, Delivery, HEARTBEAT_S, MUST, bandwidth, check, down,
+                                                  drain_queue, message_ids, not_exercised, observe,
+                                                  publish_confirmed, receive, rule, timeouts)
 
 RULE = rule("RD-11", "Automatic ack and a cut connection: nothing sent comes back, the rest stays queued, "
             "nothing twice", strength=MUST, guide=CONFIRMS, section="acknowledgement-modes",

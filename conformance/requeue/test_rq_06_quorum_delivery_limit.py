@@ -3,8 +3,7 @@ redelivery carries an x-delivery-count header, and a message returned more often
 x-delivery-limit is dropped (or dead-lettered). RabbitMQ 4.0+ applies a default limit of
 20; 3.10 has none, so the limit is set explicitly here. Measured and recorded only."""
 
-from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, observe, rule, unsupported
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import CONFIRMS, INFO, observe, rule, timeouts, unsupported
 
 RULE = rule("RQ-06", "Requeueing on quorum queues is bounded by x-delivery-limit, counted in x-delivery-count",
             strength=INFO, guide=CONFIRMS, section="consumer-nacks-requeue")

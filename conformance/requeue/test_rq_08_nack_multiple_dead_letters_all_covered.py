@@ -8,11 +8,10 @@ broker that dead-letters nothing at all (the probe: an expired message) is unsup
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, check, dead_letter_to,
-                                                  death_reasons, expect_dead_lettered, expect_nothing_returns,
-                                                  expect_open, get_unacked, non_strict, observe,
-                                                  require_dead_lettering, rule)
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, MUST, QUEUE_TYPES, check, dead_letter_to, death_reasons,
+                                                  expect_dead_lettered, expect_nothing_returns, expect_open,
+                                                  get_unacked, non_strict, observe, require_dead_lettering, rule,
+                                                  timeouts)
 
 RULE = rule("RQ-08", "nack(multiple, requeue=false) dead-letters every message it covers; requeue=true none",
             strength=MUST, guide=CONFIRMS, section="consumer-nacks-requeue")

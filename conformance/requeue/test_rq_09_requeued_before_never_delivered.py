@@ -11,9 +11,8 @@ go without a race)."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (CONFIRMS, QUEUE_TYPES, SHOULD, check, deliveries_across,
-                                                  non_strict, observe, rule, who_got)
-from amqp_conformance.fixtures.core import timeouts
+from amqp_conformance.fixtures.vocabulary import (CONFIRMS, QUEUE_TYPES, SHOULD, check, deliveries_across, non_strict,
+                                                  observe, rule, timeouts, who_got)
 
 RULE = rule("RQ-09", "With consumers racing, a requeued message comes before never-delivered ones",
             strength=SHOULD, guide=CONFIRMS, section="consumer-nacks-requeue")

@@ -40,7 +40,8 @@ def forbidden_for(module: str) -> set[str]:
                 own = next((i for i, layer in enumerate(layers) if _within(module, [layer])), None)
                 if own is not None:
                     forbidden.update(layers[:own])
-        elif contract["type"] == "forbidden" and _within(module, contract["source_modules"]):
+        elif (contract["type"] == "forbidden" and _within(module, contract["source_modules"])
+              and not contract.get("allow_indirect_imports")):  # that one forbids direct imports only: lint-imports
             forbidden.update(contract["forbidden_modules"])
     return forbidden
 
