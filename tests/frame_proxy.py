@@ -250,8 +250,21 @@ class Link:
                 if not chunk:
                     return
                 buffer += chunk
-            self._writers[TO_BROKER].write(bytes(buffer[:PROTOCOL_HEADER_SIZE]))
+            self._writers[TO_BROKER].write(rewrite.protocol_header(self, TO_BROKER, bytes(buffer[:PROTOCOL_HEADER_SIZE])))
             del buffer[:PROTOCOL_HEADER_SIZE]
+        else:
+            # A broker that does not speak the protocol the client's header asked for answers
+            # with a protocol header of its own (then closes): that goes on raw too.
+            while len(buffer) < 4 or (buffer[:4] == b"AMQP" and len(buffer) < PROTOCOL_HEADER_SIZE):
+                chunk = await _read(reader)
+                if not chunk:
+                    self.send_bytes(TO_CLIENT, bytes(buffer))
+                    await rewrite.on_eof(self, direction)
+                    return
+                buffer += chunk
+            if buffer[:4] == b"AMQP":
+                self.send_bytes(TO_CLIENT, rewrite.protocol_header(self, TO_CLIENT, bytes(buffer[:PROTOCOL_HEADER_SIZE])))
+                del buffer[:PROTOCOL_HEADER_SIZE]
         assembler = Assembler()  # a content-bearing command travels whole
         while True:
             split = False  # this frame's bytes came in more than one read
@@ -320,6 +333,11 @@ class Rewrite:
 
     def from_broker(self, link: Link, cmd: Command) -> list[Command] | None:
         return None
+
+    def protocol_header(self, link: Link, direction: str, header: bytes) -> bytes:
+        """The 8-octet protocol header travelling in `direction` (the client's, or a broker's
+        answer to a header it does not speak): the octets to send instead."""
+        return header
 
     async def on_eof(self, link: Link, direction: str) -> None:
         """One side ended its TCP stream (the other side is closed after this)."""
