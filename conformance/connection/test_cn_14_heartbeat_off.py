@@ -38,10 +38,12 @@ async def idle_without_heartbeats(broker, seconds: float | None) -> None:
           expected="channel.open-ok after the heartbeat", actual=str(answer))
 
 
+@pytest.mark.case("idle-4s")
 async def test_idle_connection_without_heartbeats_lives_on(broker):
     await idle_without_heartbeats(broker, DEFAULT_IDLE_S)
 
 
+@pytest.mark.case("idle-3-proposals")
 @pytest.mark.long
 async def test_idle_connection_outlives_three_proposed_intervals(broker):
     await idle_without_heartbeats(broker, None)

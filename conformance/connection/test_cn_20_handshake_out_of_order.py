@@ -23,12 +23,14 @@ pytestmark = HANDSHAKE_ONLY
 BEFORE_OPEN_OK = ("channel-open-before-open", "start-ok-twice", "tune-ok-twice")
 
 
+@pytest.mark.case("before-open-ok")
 @pytest.mark.parametrize("step", BEFORE_OPEN_OK)
 async def test_a_step_out_of_order_before_open_ok_ends_the_connection(broker, step):
     ending = await repeated_handshake_step(broker, step)
     expect_refused_before_open(ending, f"{step.replace('-', ' ')} must end the connection before open-ok")
 
 
+@pytest.mark.case("open-twice")
 async def test_connection_open_twice_is_a_connection_exception(broker):
     ending = await repeated_handshake_step(broker, "open-twice")
     expect_connection_exception(ending, "connection.open after open-ok must be a connection exception")
