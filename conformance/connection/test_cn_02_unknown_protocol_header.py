@@ -39,7 +39,8 @@ async def test_unknown_header_is_answered_by_a_header_and_a_close(broker, sent):
         first = await connection.next(timeouts.REPLY)
         answer = first.what if first is not None else None
         check(isinstance(answer, bytes) and len(answer) == 8 and answer.startswith(b"AMQP"), requirement,
-              expected="an 8-octet header starting with AMQP", actual=str(first or f"nothing within {timeouts.REPLY} s"))
+              expected="an 8-octet header starting with AMQP",
+              actual=str(first or f"nothing within {timeouts.REPLY} s"))
         observe("header answered", repr(answer))
         if answer == sent:
             observe("speaks it", f"the broker echoed {sent!r}: it speaks that protocol; its close is not judged")

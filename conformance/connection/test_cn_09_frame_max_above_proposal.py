@@ -6,9 +6,8 @@ non-strict, convention 2: RabbitMQ's source sends 530 in some versions). The ERR
 leaves open what 0 against a non-zero proposal means: recorded (INFO), not judged. A
 broker that proposes no limit cannot be exceeded: not exercised."""
 
-from amqp_conformance.fixtures.vocabulary import (HANDSHAKE_ONLY, MUST, SPEC, by_hand, concurrently,
-                                                  expect_refused_before_open, proposal_exceeded,
-                                                  record_zero_against_a_proposal, refusal_of, rule, tuned)
+from amqp_conformance.fixtures.vocabulary import (HANDSHAKE_ONLY, MUST, SPEC, above_the_proposal,
+                                                  expect_refused_before_open, rule)
 
 RULE = rule("CN-09", "A tune-ok frame-max above the broker's proposal ends the connection", strength=MUST,
             guide=SPEC, section="connection.tune-ok", source="connection/tune-ok/frame-max [upper-limit]",
@@ -19,10 +18,7 @@ pytestmark = HANDSHAKE_ONLY
 
 
 async def test_frame_max_above_the_proposal_is_refused(broker):
-    async with by_hand(broker) as probe:
-        above = proposal_exceeded(await tuned(probe), "frame_max")
-    if above is None:
+    ending = await above_the_proposal(broker, "frame_max")
+    if ending is None:
         return
-    ending, _ = await concurrently(refusal_of(broker, f"frame-max {above}", frame_max=above),
-                                   record_zero_against_a_proposal(broker, "frame_max"))
     expect_refused_before_open(ending, "a tune-ok frame-max above the broker's proposal must end the connection")
