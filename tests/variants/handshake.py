@@ -2,40 +2,34 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from pamqp import commands as spec
 
-from tests.frame_proxy import changed, replaced
+from tests.frame_proxy import TO_CLIENT, command
 from .base import AMQP_SPEC, Variant
 
 
-class SilentHandshakeRefusal(Variant):
-    """A broker that refuses a connection before open-ok sends nothing: its
-    connection.close is withheld (the proxy answers it for the client) and the socket
-    simply closes when the broker closes its own."""
+class PausedHandshakeRefusal(Variant):
+    """A broker that refuses a connection before open-ok waits PAUSE_S longer than
+    RabbitMQ before it says so: its connection.close, or the end of its stream, reaches the
+    client PAUSE_S later."""
 
-    allowed_by = (AMQP_SPEC, "before open-ok a peer that finds an error closes the socket without sending "
-                             "anything more (section 2.2.4)")
+    allowed_by = (AMQP_SPEC, "a server may pause some seconds before it closes a connection that failed "
+                             "its handshake, against denial-of-service attempts (section 4.10.2)")
+    pause_s = 2.0
 
     def from_broker(self, link, cmd):
         if isinstance(cmd.method, spec.Connection.OpenOk):
             link.state["opened"] = True
         elif isinstance(cmd.method, spec.Connection.Close) and not link.state.get("opened"):
-            link.to_broker(0, spec.Connection.CloseOk())
+            asyncio.get_running_loop().call_later(self.pause_s, link.send, TO_CLIENT, command(0, cmd.method))
             return []
         return None
 
-
-class ServerPropertiesWithHost(Variant):
-    """connection.start's server-properties name the host too (RabbitMQ leaves it out)."""
-
-    allowed_by = (AMQP_SPEC, "server-properties should carry product, version, platform, copyright, "
-                             "information and host (connection.start server-properties [required-fields])")
-
-    def from_broker(self, link, cmd):
-        m = cmd.method
-        if isinstance(m, spec.Connection.Start) and "host" not in (m.server_properties or {}):
-            return replaced(cmd, changed(m, server_properties={**m.server_properties, "host": "variant.invalid"}))
-        return None
+    async def on_eof(self, link, direction):
+        if direction == TO_CLIENT and not link.state.get("opened"):
+            await asyncio.sleep(self.pause_s)
 
 
-VARIANTS = [SilentHandshakeRefusal, ServerPropertiesWithHost]
+VARIANTS = [PausedHandshakeRefusal]
