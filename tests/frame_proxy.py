@@ -226,6 +226,12 @@ class Link:
                                                    class_id=0, method_id=0))
         self.swallow(TO_CLIENT, channel, spec.Channel.CloseOk)
 
+    def hang_up(self) -> None:
+        """End both TCP connections with nothing more sent (how a broker refuses before
+        open-ok: it closes the socket, section 2.2.4)."""
+        for writer in self._writers.values():
+            writer.close()
+
     def escalate_to_connection_close(self, code: int, text: str) -> None:
         """Answer the client with a connection.close; the broker connection ends too."""
         self.to_client(0, spec.Connection.Close(reply_code=code, reply_text=text, class_id=0, method_id=0))
