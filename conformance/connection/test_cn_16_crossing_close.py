@@ -4,8 +4,10 @@ client's own that crosses the broker's is answered with close-ok.
 
 Source: connection/close [stability]. The broker's close is provoked by connection.open
 sent again after open-ok (a repeated handshake method: a connection exception, CN-20); a
-broker that does not close for it leaves this rule not exercised. The client's
-channel.open (channel 7) after the broker's close must get no open-ok."""
+broker that does not close for it leaves this rule not exercised, and so does one that
+closes its socket at once after its close (Qpid Broker-J), before the client's close could
+be answered. The client's channel.open (channel 7) after the broker's close must get no
+open-ok."""
 
 from amqp_conformance.fixtures.vocabulary import (HANDSHAKE_ONLY, MUST, SPEC, by_hand, check,
                                                   connection_open_again, crossing_close, not_exercised, opened,
@@ -27,5 +29,9 @@ async def test_after_its_close_the_broker_answers_a_crossing_close_only(broker):
     others = [seen for seen in crossing.after if "CloseOk" not in seen]
     check(not others, "after its connection.close the broker must discard every method but close and close-ok",
           expected="nothing but connection.close-ok", actual="; ".join(others), timed=False)
+    if not crossing.close_ok and crossing.ended:
+        not_exercised("the broker closed its socket right after its connection.close, without waiting for "
+                      "close-ok: the client's crossing close may never have reached it")
+        return
     check(crossing.close_ok, "a client close crossing the broker's must be answered with close-ok",
-          expected="connection.close-ok", actual="; ".join(crossing.after) or "nothing")
+          expected="connection.close-ok", actual="; ".join(crossing.after) or "nothing, the socket left open")
