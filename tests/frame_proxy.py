@@ -226,6 +226,12 @@ class Link:
                                                    class_id=0, method_id=0))
         self.swallow(TO_CLIENT, channel, spec.Channel.CloseOk)
 
+    def hang_up(self) -> None:
+        """End both TCP connections with nothing more sent (how a broker refuses before
+        open-ok: it closes the socket, section 2.2.4)."""
+        for writer in self._writers.values():
+            writer.close()
+
     def escalate_to_connection_close(self, code: int, text: str) -> None:
         """Answer the client with a connection.close; the broker connection ends too."""
         self.to_client(0, spec.Connection.Close(reply_code=code, reply_text=text, class_id=0, method_id=0))
@@ -250,8 +256,21 @@ class Link:
                 if not chunk:
                     return
                 buffer += chunk
-            self._writers[TO_BROKER].write(bytes(buffer[:PROTOCOL_HEADER_SIZE]))
+            self._writers[TO_BROKER].write(rewrite.protocol_header(self, TO_BROKER, bytes(buffer[:PROTOCOL_HEADER_SIZE])))
             del buffer[:PROTOCOL_HEADER_SIZE]
+        else:
+            # A broker that does not speak the protocol the client's header asked for answers
+            # with a protocol header of its own (then closes): that goes on raw too.
+            while len(buffer) < 4 or (buffer[:4] == b"AMQP" and len(buffer) < PROTOCOL_HEADER_SIZE):
+                chunk = await _read(reader)
+                if not chunk:
+                    self.send_bytes(TO_CLIENT, bytes(buffer))
+                    await rewrite.on_eof(self, direction)
+                    return
+                buffer += chunk
+            if buffer[:4] == b"AMQP":
+                self.send_bytes(TO_CLIENT, rewrite.protocol_header(self, TO_CLIENT, bytes(buffer[:PROTOCOL_HEADER_SIZE])))
+                del buffer[:PROTOCOL_HEADER_SIZE]
         assembler = Assembler()  # a content-bearing command travels whole
         while True:
             split = False  # this frame's bytes came in more than one read
@@ -320,6 +339,11 @@ class Rewrite:
 
     def from_broker(self, link: Link, cmd: Command) -> list[Command] | None:
         return None
+
+    def protocol_header(self, link: Link, direction: str, header: bytes) -> bytes:
+        """The 8-octet protocol header travelling in `direction` (the client's, or a broker's
+        answer to a header it does not speak): the octets to send instead."""
+        return header
 
     async def on_eof(self, link: Link, direction: str) -> None:
         """One side ended its TCP stream (the other side is closed after this)."""

@@ -60,6 +60,15 @@ class LowestFrameMax(Variant):
             return replaced(cmd, changed(m, frame_max=FRAME_MIN_SIZE))
         return None
 
+    def from_client(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Connection.TuneOk) and not 0 < m.frame_max <= FRAME_MIN_SIZE:
+            # A broker that proposed 4096 refuses more (tune-ok frame-max [upper-limit]) before
+            # open-ok, by closing the socket (section 2.2.4); the broker behind the proxy would take it.
+            link.hang_up()
+            return []
+        return None
+
 
 class FrequentHeartbeats(Variant):
     """From connection.tune-ok on, a heartbeat frame goes to the client every 200 ms,

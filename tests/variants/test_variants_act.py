@@ -14,7 +14,8 @@ from pamqp import commands as spec
 from pamqp.heartbeat import Heartbeat
 
 from amqp_conformance.fixtures.wire.target import FRAME_MIN_SIZE
-from amqp_conformance.fixtures.wire.dialogue import Confirm, Delivery
+from amqp_conformance.fixtures.wire.dialogue import Confirm, Delivery, NoReply
+from amqp_conformance.fixtures.wire.handshake import HandshakeConnection
 from tests.frame_proxy import FrameProxy, close_for_an_unknown_ack, dialogue_through
 from tests.suite_runs import node_args, run_suite
 from tests.variants import VARIANTS
@@ -133,6 +134,27 @@ async def interleaved_frames(broker, connection):
     return runs > 1  # whole messages one after the other change channel once
 
 
+async def paused_refusal(broker, connection):
+    """An unknown virtual host, which RabbitMQ refuses at once, is refused only after the pause."""
+    refused = await HandshakeConnection.connect(broker.target)
+    try:
+        refused.send_header()
+        await refused.expect(spec.Connection.Start)
+        refused.start_ok()
+        await refused.expect(spec.Connection.Tune)
+        refused.tune_ok()
+        refused.open("no-such-vhost-of-a-variant")
+        asked = time.monotonic()
+        while (heard := await refused.next(5.0)) is not None and not heard.ended:
+            if isinstance(heard.what, spec.Connection.Close):
+                break
+        if heard is None:
+            raise NoReply("the refused connection did not end")
+        return time.monotonic() - asked >= VARIANTS["paused_handshake_refusal"].pause_s
+    finally:
+        refused.abort()
+
+
 DIALOGUES = {  # variant -> (dialogue, the rewrite in front of the broker it needs, if any)
     "coalesced_confirms": (confirm_of_one_publish, None),
     "split_multiple_confirms": (confirms_of_two_publishes, "coalesced_confirms"),
@@ -146,6 +168,7 @@ DIALOGUES = {  # variant -> (dialogue, the rewrite in front of the broker it nee
     "frequent_heartbeats": (heartbeats_unasked, None),
     "other_capabilities": (other_capabilities, None),
     "interleaved_channel_frames": (interleaved_frames, None),
+    "paused_handshake_refusal": (paused_refusal, None),
 }
 
 

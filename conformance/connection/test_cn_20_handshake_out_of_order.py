@@ -1,0 +1,36 @@
+"""CN-20: a handshake method out of order or repeated ends the connection: channel.open
+before connection.open, a second start-ok, a second tune-ok, a second connection.open.
+
+Source: PDF 2.2.4 and the connection class grammar. Before open-ok the end is a silent
+close (a connection.close first is non-strict, convention 2; RabbitMQ sends 505 or 504 for
+some); after open-ok it is a connection exception, whose code is recorded only (503
+COMMAND_INVALID is what the spec suggests; RabbitMQ sends 504). After the faulty step the
+client goes on with the handshake as if nothing happened: a broker that ignored the fault
+would answer open-ok, which fails the case."""
+
+import pytest
+
+from amqp_conformance.fixtures.vocabulary import (HANDSHAKE_ONLY, MUST, SPEC, expect_connection_exception,
+                                                  expect_refused_before_open, repeated_handshake_step, rule)
+
+RULE = rule("CN-20", "A handshake method out of order or repeated ends the connection", strength=MUST, guide=SPEC,
+            section="connection.open", source="PDF 2.2.4",
+            accepts="before open-ok a silent close, a connection.close first non-strict; after open-ok any "
+                    "connection.close code (recorded)")
+
+pytestmark = HANDSHAKE_ONLY
+
+BEFORE_OPEN_OK = ("channel-open-before-open", "start-ok-twice", "tune-ok-twice")
+
+
+@pytest.mark.case("before-open-ok")
+@pytest.mark.parametrize("step", BEFORE_OPEN_OK)
+async def test_a_step_out_of_order_before_open_ok_ends_the_connection(broker, step):
+    ending = await repeated_handshake_step(broker, step)
+    expect_refused_before_open(ending, f"{step.replace('-', ' ')} must end the connection before open-ok")
+
+
+@pytest.mark.case("open-twice")
+async def test_connection_open_twice_is_a_connection_exception(broker):
+    ending = await repeated_handshake_step(broker, "open-twice")
+    expect_connection_exception(ending, "connection.open after open-ok must be a connection exception")
