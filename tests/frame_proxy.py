@@ -258,6 +258,9 @@ class Link:
             while True:
                 if len(buffer) >= FRAME_HEADER.size:
                     _, _, size = FRAME_HEADER.unpack_from(buffer)
+                    if size > UNFRAMED_ABOVE:
+                        await self.relay_unframed(reader, direction, bytes(buffer))
+                        return
                     if len(buffer) >= FRAME_HEADER.size + size + 1:
                         break
                 split = split or bool(buffer)
@@ -269,11 +272,32 @@ class Link:
             _, _, size = FRAME_HEADER.unpack_from(buffer)
             raw = bytes(buffer[:FRAME_HEADER.size + size + 1])
             del buffer[:len(raw)]
-            _, channel, frame = pamqp_frame.unmarshal(raw)
+            parsed = _parsed(raw)
+            if parsed is None:
+                self.send_unparsed(direction, raw)
+                continue
+            channel, frame = parsed
             cmd = assembler.feed(channel, frame, raw, split)
             if cmd is None:
                 continue
             await self.handle(direction, cmd)
+
+    # -- bytes that are no frame pamqp reads (a framing rule's bad input) --------------------
+    def send_unparsed(self, direction: str, raw: bytes) -> None:
+        """A frame pamqp cannot read (a wrong end octet, an undefined type, arguments
+        that do not decode): the rewrite may repair or drop it (`unparsed`), else it goes
+        on as it came, so the broker judges it as it would without the proxy."""
+        replacement = self.proxy.rewrite.unparsed(self, direction, raw)
+        self.send_bytes(direction, raw if replacement is None else replacement)
+
+    async def relay_unframed(self, reader, direction: str, head: bytes) -> None:
+        """A size field beyond any frame-max: no frame can be cut out of this stream any
+        more. The bytes so far (offered to the rewrite like an unparsed frame) and all
+        that follow go on as they come, until the stream ends."""
+        self.send_unparsed(direction, head)
+        while chunk := await _read(reader):
+            self.send_bytes(direction, chunk)
+        await self.proxy.rewrite.on_eof(self, direction)
 
     async def handle(self, direction: str, cmd: Command) -> None:
         rewrite = self.proxy.rewrite
@@ -297,6 +321,20 @@ class Link:
         else:
             for out in replacement:
                 self.send(direction, out)
+
+
+# A size field above this is not waited for (no broker agrees a frame-max near it): the
+# stream is relayed as it comes from there on (Link.relay_unframed).
+UNFRAMED_ABOVE = 1 << 22
+
+
+def _parsed(raw: bytes) -> tuple[int, Any] | None:
+    """(channel, frame) of one frame's bytes, or None when pamqp cannot read them."""
+    try:
+        _, channel, frame = pamqp_frame.unmarshal(raw)
+    except Exception:  # noqa: BLE001 - whatever pamqp raises, the frame is unreadable
+        return None
+    return channel, frame
 
 
 async def _read(reader) -> bytes:
@@ -323,6 +361,11 @@ class Rewrite:
 
     async def on_eof(self, link: Link, direction: str) -> None:
         """One side ended its TCP stream (the other side is closed after this)."""
+
+    def unparsed(self, link: Link, direction: str, raw: bytes) -> bytes | None:
+        """Bytes pamqp cannot read as a frame: None passes them on as they are, else the
+        bytes to send instead (b"": nothing)."""
+        return None
 
 
 class NamedRewrite(Rewrite):
