@@ -29,6 +29,8 @@ from typing import Any
 
 from pamqp import commands as spec
 from pamqp import frame as pamqp_frame
+from pamqp.body import ContentBody
+from pamqp.header import ContentHeader
 
 from amqp_conformance.fixtures.wire.frames import FRAME_HEADER, Assembler, Command
 from amqp_conformance.fixtures.brokers.managed import free_port
@@ -181,6 +183,8 @@ class Link:
         self.state: dict = {}  # a rewrite's own per-connection state
         self._writers = {TO_CLIENT: client_writer, TO_BROKER: broker_writer}
         self._swallow: dict[tuple[str, int], list[type | tuple[type, ...]]] = {}
+        # The client's frame-max (its tune-ok): a larger size field is not waited for.
+        self.frame_max = UNFRAMED_ABOVE
 
     # -- what rewrites call -----------------------------------------------------------------
     def to_client(self, channel: int, method: Any) -> None:
@@ -253,12 +257,13 @@ class Link:
             self._writers[TO_BROKER].write(bytes(buffer[:PROTOCOL_HEADER_SIZE]))
             del buffer[:PROTOCOL_HEADER_SIZE]
         assembler = Assembler()  # a content-bearing command travels whole
+        unfinished: dict[int, list[bytes]] = {}  # channel -> the frames of a content not yet whole
         while True:
             split = False  # this frame's bytes came in more than one read
             while True:
                 if len(buffer) >= FRAME_HEADER.size:
                     _, _, size = FRAME_HEADER.unpack_from(buffer)
-                    if size > UNFRAMED_ABOVE:
+                    if size > (self.frame_max if direction == TO_BROKER else UNFRAMED_ABOVE):
                         await self.relay_unframed(reader, direction, bytes(buffer))
                         return
                     if len(buffer) >= FRAME_HEADER.size + size + 1:
@@ -277,9 +282,16 @@ class Link:
                 self.send_unparsed(direction, raw)
                 continue
             channel, frame = parsed
+            if unfinished.get(channel) and not isinstance(frame, (ContentHeader, ContentBody)):
+                # Another frame inside an unfinished content (a framing rule's bad input): the
+                # content so far goes on first, as it came (or as the rewrite repairs it).
+                self.send_unparsed(direction, b"".join(unfinished.pop(channel)))
+                assembler.drop(channel)
             cmd = assembler.feed(channel, frame, raw, split)
             if cmd is None:
+                unfinished.setdefault(channel, []).append(raw)
                 continue
+            unfinished.pop(channel, None)
             await self.handle(direction, cmd)
 
     # -- bytes that are no frame pamqp reads (a framing rule's bad input) --------------------
@@ -304,6 +316,8 @@ class Link:
         if self._swallowed(direction, cmd):
             return
         if direction == TO_BROKER:
+            if isinstance(cmd.method, spec.Connection.TuneOk) and cmd.method.frame_max:
+                self.frame_max = cmd.method.frame_max
             if self.state.get("escalated"):
                 if isinstance(cmd.method, spec.Connection.CloseOk):
                     self._writers[TO_BROKER].close()

@@ -75,6 +75,9 @@ class ContentRepaired(Mutant):
             return []  # a content frame with no publish before it
         return None
 
+    def unparsed(self, link, direction, raw):
+        return b"" if direction == TO_BROKER else None  # a content cut short by another frame
+
 
 class ConnectionExceptionCodesShifted(Mutant):
     """The broker's connection exceptions 503, 504 and 505 reach the client as 504, 505
