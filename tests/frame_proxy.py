@@ -29,6 +29,8 @@ from typing import Any
 
 from pamqp import commands as spec
 from pamqp import frame as pamqp_frame
+from pamqp.body import ContentBody
+from pamqp.header import ContentHeader
 
 from amqp_conformance.fixtures.wire.frames import FRAME_HEADER, Assembler, Command
 from amqp_conformance.fixtures.core.ports import free_port
@@ -181,6 +183,8 @@ class Link:
         self.state: dict = {}  # a rewrite's own per-connection state
         self._writers = {TO_CLIENT: client_writer, TO_BROKER: broker_writer}
         self._swallow: dict[tuple[str, int], list[type | tuple[type, ...]]] = {}
+        # The client's frame-max (its tune-ok): a larger size field is not waited for.
+        self.frame_max = UNFRAMED_ABOVE
 
     # -- what rewrites call -----------------------------------------------------------------
     def to_client(self, channel: int, method: Any) -> None:
@@ -272,11 +276,15 @@ class Link:
                 self.send_bytes(TO_CLIENT, rewrite.protocol_header(self, TO_CLIENT, bytes(buffer[:PROTOCOL_HEADER_SIZE])))
                 del buffer[:PROTOCOL_HEADER_SIZE]
         assembler = Assembler()  # a content-bearing command travels whole
+        unfinished: dict[int, list[bytes]] = {}  # channel -> the frames of a content not yet whole
         while True:
             split = False  # this frame's bytes came in more than one read
             while True:
                 if len(buffer) >= FRAME_HEADER.size:
                     _, _, size = FRAME_HEADER.unpack_from(buffer)
+                    if size > (self.frame_max if direction == TO_BROKER else UNFRAMED_ABOVE):
+                        await self.relay_unframed(reader, direction, bytes(buffer))
+                        return
                     if len(buffer) >= FRAME_HEADER.size + size + 1:
                         break
                 split = split or bool(buffer)
@@ -288,17 +296,47 @@ class Link:
             _, _, size = FRAME_HEADER.unpack_from(buffer)
             raw = bytes(buffer[:FRAME_HEADER.size + size + 1])
             del buffer[:len(raw)]
-            _, channel, frame = pamqp_frame.unmarshal(raw)
+            parsed = _parsed(raw)
+            if parsed is None:
+                self.send_unparsed(direction, raw)
+                continue
+            channel, frame = parsed
+            if unfinished.get(channel) and not isinstance(frame, (ContentHeader, ContentBody)):
+                # Another frame inside an unfinished content (a framing rule's bad input): the
+                # content so far goes on first, as it came (or as the rewrite repairs it).
+                self.send_unparsed(direction, b"".join(unfinished.pop(channel)))
+                assembler.drop(channel)
             cmd = assembler.feed(channel, frame, raw, split)
             if cmd is None:
+                unfinished.setdefault(channel, []).append(raw)
                 continue
+            unfinished.pop(channel, None)
             await self.handle(direction, cmd)
+
+    # -- bytes that are no frame pamqp reads (a framing rule's bad input) --------------------
+    def send_unparsed(self, direction: str, raw: bytes) -> None:
+        """A frame pamqp cannot read (a wrong end octet, an undefined type, arguments
+        that do not decode): the rewrite may repair or drop it (`unparsed`), else it goes
+        on as it came, so the broker judges it as it would without the proxy."""
+        replacement = self.proxy.rewrite.unparsed(self, direction, raw)
+        self.send_bytes(direction, raw if replacement is None else replacement)
+
+    async def relay_unframed(self, reader, direction: str, head: bytes) -> None:
+        """A size field beyond any frame-max: no frame can be cut out of this stream any
+        more. The bytes so far (offered to the rewrite like an unparsed frame) and all
+        that follow go on as they come, until the stream ends."""
+        self.send_unparsed(direction, head)
+        while chunk := await _read(reader):
+            self.send_bytes(direction, chunk)
+        await self.proxy.rewrite.on_eof(self, direction)
 
     async def handle(self, direction: str, cmd: Command) -> None:
         rewrite = self.proxy.rewrite
         if self._swallowed(direction, cmd):
             return
         if direction == TO_BROKER:
+            if isinstance(cmd.method, spec.Connection.TuneOk) and cmd.method.frame_max:
+                self.frame_max = cmd.method.frame_max
             if self.state.get("escalated"):
                 if isinstance(cmd.method, spec.Connection.CloseOk):
                     self._writers[TO_BROKER].close()
@@ -316,6 +354,20 @@ class Link:
         else:
             for out in replacement:
                 self.send(direction, out)
+
+
+# A size field above this is not waited for (no broker agrees a frame-max near it): the
+# stream is relayed as it comes from there on (Link.relay_unframed).
+UNFRAMED_ABOVE = 1 << 22
+
+
+def _parsed(raw: bytes) -> tuple[int, Any] | None:
+    """(channel, frame) of one frame's bytes, or None when pamqp cannot read them."""
+    try:
+        _, channel, frame = pamqp_frame.unmarshal(raw)
+    except Exception:  # noqa: BLE001 - whatever pamqp raises, the frame is unreadable
+        return None
+    return channel, frame
 
 
 async def _read(reader) -> bytes:
@@ -347,6 +399,11 @@ class Rewrite:
 
     async def on_eof(self, link: Link, direction: str) -> None:
         """One side ended its TCP stream (the other side is closed after this)."""
+
+    def unparsed(self, link: Link, direction: str, raw: bytes) -> bytes | None:
+        """Bytes pamqp cannot read as a frame: None passes them on as they are, else the
+        bytes to send instead (b"": nothing)."""
+        return None
 
 
 class NamedRewrite(Rewrite):

@@ -81,7 +81,7 @@ def test_the_wedges_are_set_from_the_file_alone_and_run_last():
                if "conformance" in p.parts and "may_wedge_broker" in text]
     assert not by_hand, f"set in conformance/brokers.toml, not by hand: {by_hand}"
     done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly",
-                           "conformance/consumers"], cwd=REPO, capture_output=True, text=True, timeout=120)
+                           "conformance/consumers", "conformance/framing"], cwd=REPO, capture_output=True, text=True, timeout=120)
     collected = [line for line in done.stdout.splitlines() if "::" in line]
     assert collected, done.stdout + done.stderr
     wedged = {rule: [i for i, line in enumerate(collected) if f"test_{rule.lower().replace('-', '_')}_" in line]

@@ -14,7 +14,7 @@ from amqp_conformance.fixtures.core import rules
 from tests.module_names import rule_module_names
 from tests.suite_runs import REPO
 
-ON_DEMAND_TOO = "perf or long or not (perf or long)"  # every case, the on-demand ones included
+ON_DEMAND_TOO = "perf or long or fuzz or not (perf or long or fuzz)"  # every case, the on-demand ones included
 
 
 @pytest.mark.timeout(300)  # a whole collection in a fresh interpreter
