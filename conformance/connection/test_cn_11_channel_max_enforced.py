@@ -11,7 +11,7 @@ may ask less than the broker proposes)."""
 import pytest
 
 from amqp_conformance.fixtures.vocabulary import (HANDSHAKE_ONLY, MUST, SPEC, by_hand, check,
-                                                  expect_connection_exception, non_strict, open_channel_by_hand,
+                                                  expect_exception_after_open, non_strict, open_channel_by_hand,
                                                   opened_channel, opened_with_channel_max, rule)
 
 RULE = rule("CN-11", "Channel numbers above the agreed channel-max are a connection exception", strength=MUST,
@@ -33,7 +33,7 @@ async def test_a_channel_beyond_channel_max_is_refused(broker):
             ending = await open_channel_by_hand(connection, number)
             check(opened_channel(ending), f"channel {number} of {limit} must open", expected="channel.open-ok",
                   actual=str(ending), timed=ending.proceeded is None)
-        expect_connection_exception(await open_channel_by_hand(connection, limit + 1), REQUIREMENT)
+        expect_exception_after_open(await open_channel_by_hand(connection, limit + 1), REQUIREMENT)
 
 
 @pytest.mark.case("number-above-the-limit")
@@ -45,4 +45,4 @@ async def test_a_channel_number_above_channel_max_is_refused_alone(broker):
         non_strict(f"{REQUIREMENT}; channel {limit + 1} opened as the only channel (RabbitMQ counts channels "
                    "instead of checking their numbers, D19)", expected="a connection exception", actual=str(ending))
         return
-    expect_connection_exception(ending, REQUIREMENT)
+    expect_exception_after_open(ending, REQUIREMENT)

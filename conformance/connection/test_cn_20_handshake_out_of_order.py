@@ -10,7 +10,7 @@ would answer open-ok, which fails the case."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (HANDSHAKE_ONLY, MUST, SPEC, expect_connection_exception,
+from amqp_conformance.fixtures.vocabulary import (HANDSHAKE_ONLY, MUST, SPEC, expect_exception_after_open,
                                                   expect_refused_before_open, repeated_handshake_step, rule)
 
 RULE = rule("CN-20", "A handshake method out of order or repeated ends the connection", strength=MUST, guide=SPEC,
@@ -33,4 +33,4 @@ async def test_a_step_out_of_order_before_open_ok_ends_the_connection(broker, st
 @pytest.mark.case("open-twice")
 async def test_connection_open_twice_is_a_connection_exception(broker):
     ending = await repeated_handshake_step(broker, "open-twice")
-    expect_connection_exception(ending, "connection.open after open-ok must be a connection exception")
+    expect_exception_after_open(ending, "connection.open after open-ok must be a connection exception")

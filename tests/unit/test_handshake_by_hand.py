@@ -10,7 +10,7 @@ from pamqp import frame as pamqp_frame
 from pamqp.heartbeat import Heartbeat
 
 from amqp_conformance.fixtures.vocabulary.checks import RuleViolation, begin_test
-from amqp_conformance.fixtures.vocabulary.handshake import Ending, expect_refused_before_open
+from amqp_conformance.fixtures.vocabulary.handshake import HandshakeEnding, expect_refused_before_open
 from amqp_conformance.fixtures.wire.dialogue import Reply
 from amqp_conformance.fixtures.wire.handshake import FRAME_MIN_SIZE, PROTOCOL_HEADER, HandshakeConnection
 from amqp_conformance.fixtures.wire.target import BrokerTarget
@@ -58,17 +58,17 @@ async def test_a_padded_start_ok_is_exactly_the_size_asked_and_hides_the_passwor
 
 def test_a_refusal_before_open_ok_is_judged_by_how_it_ended():
     begin_test()
-    silent = Ending(None, None, True, 3.0, [])
+    silent = HandshakeEnding(None, None, True, 3.0, [])
     expect_refused_before_open(silent, "refused")  # a silent close: passes
     close = Reply("connection", 530, "NOT_ALLOWED")
     record = begin_test()
-    expect_refused_before_open(Ending(None, close, True, 0.0, []), "refused")
+    expect_refused_before_open(HandshakeEnding(None, close, True, 0.0, []), "refused")
     assert record.non_strict  # a close first: non-strict
     record = begin_test()
-    expect_refused_before_open(Ending(None, Reply("connection", 402, "INVALID_PATH"), True, 0.0, []), "refused",
+    expect_refused_before_open(HandshakeEnding(None, Reply("connection", 402, "INVALID_PATH"), True, 0.0, []), "refused",
                                strict_codes=(402,))
     assert not record.non_strict
     with pytest.raises(RuleViolation):
-        expect_refused_before_open(Ending(spec.Connection.OpenOk(), None, False, 0.0, []), "refused")
+        expect_refused_before_open(HandshakeEnding(spec.Connection.OpenOk(), None, False, 0.0, []), "refused")
     with pytest.raises(RuleViolation):
-        expect_refused_before_open(Ending(None, None, False, 8.0, []), "refused")
+        expect_refused_before_open(HandshakeEnding(None, None, False, 8.0, []), "refused")

@@ -57,3 +57,13 @@ def test_what_the_face_offers_on_first_use_is_loaded_only_then():
 @pytest.mark.parametrize("name", sorted(vocabulary._HOME_OF))
 def test_each_name_offered_on_first_use_is_found_at_its_home(name):
     assert getattr(vocabulary, name) is not None
+
+
+def test_the_face_offers_each_name_once():
+    # Two areas offering one name (CN's and FR's connection-exception verifier once did) leave
+    # the face with whichever block came last, and the other area's rules calling the wrong one.
+    from collections import Counter
+
+    from amqp_conformance.fixtures import vocabulary
+
+    assert [name for name, count in Counter(vocabulary.__all__).items() if count > 1] == []
