@@ -7,8 +7,8 @@ RabbitMQ documents flow(active=false) as unsupported (D10) and closes the connec
 540 NOT_IMPLEMENTED: such a refusal makes the rule unsupported. Nothing being delivered is
 the one thing no round trip can prove: it is watched for the house's negative window."""
 
-from amqp_conformance.fixtures.vocabulary import (SHOULD, SPEC, Delivery, check, flow, publish, receive, rule,
-                                                  timeouts)
+from amqp_conformance.fixtures.vocabulary import (SHOULD, SPEC, Delivery, check, fetch, flow, publish, pushed,
+                                                  receive, rule, timeouts)
 
 RULE = rule("CH-03", "Client flow(false) pauses deliveries, not basic.get, until flow(true)",
             strength=SHOULD, guide=SPEC, section="channel.flow", source="channel/flow [bidirectional]",
@@ -23,13 +23,13 @@ async def test_client_flow_pauses_deliveries(broker):
     check(paused.active is False, "flow(false) is answered with flow-ok(false)", expected=False, actual=paused.active)
     await channel.consume(consumed, no_ack=True)
     publish(channel, b"held back", key=consumed)
-    got = await channel.get(fetched, no_ack=True)
+    got = await fetch(channel, fetched)
     check(got is not None and got.body == b"fetched", "basic.get answers while flow is off",
           expected=b"fetched", actual=got and got.body)
-    early = await channel.watch(Delivery, within=timeouts.NEGATIVE_WINDOW)
-    check(early is None, "no delivery while flow is off", expected="nothing", actual=early)
+    await channel.watch(Delivery, within=timeouts.NEGATIVE_WINDOW)
+    check(not pushed(channel), "no delivery while flow is off", expected="nothing", actual=pushed(channel))
     resumed = await flow(channel, active=True)
     check(resumed.active is True, "flow(true) is answered with flow-ok(true)", expected=True, actual=resumed.active)
-    delivered = [delivery.body for delivery in await receive(channel, 1)]
-    check(delivered == [b"held back"], "after flow(true) the held delivery comes", expected=[b"held back"],
-          actual=delivered)
+    await receive(channel, 1)
+    check(pushed(channel) == [b"held back"], "after flow(true) the held delivery comes", expected=[b"held back"],
+          actual=pushed(channel))

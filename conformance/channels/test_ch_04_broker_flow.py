@@ -6,13 +6,14 @@ channel.flow and blocks the connection instead (D10). A client cannot raise a me
 disk alarm on a broker it only reaches by URL, so the pressure here is what a burst of
 publishes makes: if no channel.flow comes, the case says it was not exercised."""
 
-from amqp_conformance.fixtures.vocabulary import (INFO, SPEC, flows_from_the_broker, not_exercised, observe, publish,
-                                                  queued, rule)
+from amqp_conformance.fixtures.vocabulary import (INFO, SPEC, flows_from_the_broker, not_exercised, observe,
+                                                  observe_answer, publish, queued, rule)
 
 RULE = rule("CH-04", "Whether the broker sends channel.flow under pressure (recorded)",
             strength=INFO, guide=SPEC, section="channel.flow", source="channel/flow [throttling]; basic [03]")
 
 BURST = 300
+BODY = 64
 
 
 async def test_broker_flow_is_recorded(broker):
@@ -20,8 +21,8 @@ async def test_broker_flow_is_recorded(broker):
     connection = await broker.connection()
     channel = await connection.channel()
     for _ in range(BURST):
-        publish(channel, b"x" * 1024, key=queue)
-    observe("messages queued by the burst", await queued(channel, queue))
+        publish(channel, b"x" * BODY, key=queue)
+    await observe_answer("messages queued by the burst", queued(channel, queue), str)
     flows = flows_from_the_broker(channel)
     observe("channel.flow from the broker", flows or "none")
     observe("connection.blocked from the broker", "seen" if "Blocked" in connection.trace_text() else "none")

@@ -8,8 +8,8 @@ and close-ok is discarded). The test holds its close-ok back, so its frames land
 gap the rule speaks of; the reopened channel's open-ok comes after anything they caused."""
 
 from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, broker_close, check, close_held_channel, contents,
-                                                  expect_open, observe, provoke_channel_error, queue_exists, rule,
-                                                  send_into_the_gap)
+                                                  expect_channel_opens, expect_open, observe, provoke_channel_error,
+                                                  queue_exists, rule, send_into_the_gap)
 
 RULE = rule("CH-05", "Frames sent on a channel the broker closed, before close-ok, are discarded",
             strength=MUST, guide=SPEC, section="channel.close", source="channel/close [stability]")
@@ -23,7 +23,8 @@ async def test_frames_before_close_ok_are_discarded(broker):
     observe("the broker's close", await broker_close(channel))
     send_into_the_gap(channel, queue, never_declared)
     channel.confirm_close()
-    reopened = await connection.channel(channel.number)
+    reopened = await expect_channel_opens(connection, "close-ok frees the number: it opens again, and nothing sent into "
+                                                      "the gap is answered on it", channel.number)
     observe("frames on the closed channel before it reopened", [str(frame) for frame in channel.after_close])
     check(not channel.after_close, "nothing sent into the gap is answered (no declare-ok, no second close)",
           expected="no frame", actual=[type(frame).__name__ for frame in channel.after_close], timed=False)

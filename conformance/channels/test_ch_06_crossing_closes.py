@@ -7,7 +7,8 @@ close-ok), PDF 2.3.7. The crossing is made by sending channel.close right behind
 that provokes a channel exception; if the broker's close did not cross (it answered the
 client's close first) the case says it was not exercised."""
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, check, close_crossing_the_broker_s, expect_open,
+from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, check, close_crossing_the_broker_s, expect_channel_opens,
+                                                  expect_open,
                                                   not_exercised, observe, rule)
 
 RULE = rule("CH-06", "A client close crossing the broker's close gets close-ok, no connection error",
@@ -24,4 +25,4 @@ async def test_crossing_closes_end_in_close_ok(broker):
     if crossing.broker_close is None:
         not_exercised("the broker answered the client's close before raising its own: the closes did not cross")
     await expect_open(bystander, "the connection lives on: no connection exception")
-    await expect_open(await connection.channel(channel.number), "the channel number opens again")
+    await expect_channel_opens(connection, "the channel number opens again", channel.number)

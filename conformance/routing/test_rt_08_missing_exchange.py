@@ -3,7 +3,8 @@
 
 Source: `basic/publish/exchange [must-exist]` (on failure: not-found, a channel exception)."""
 
-from amqp_conformance.fixtures.vocabulary import MUST, SPEC, expect_closed, expect_open, publish, rule
+from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, expect_channel_opens, expect_closed, expect_open, publish,
+                                                  rule)
 
 RULE = rule("RT-08", "Publishing to a missing exchange closes the channel with 404",
             strength=MUST, guide=SPEC, section="basic.publish.exchange", source="basic/publish/exchange [must-exist]")
@@ -16,4 +17,4 @@ async def test_publish_to_a_missing_exchange_closes_only_its_channel(broker):
     await expect_closed(publisher, code=404, text="NOT_FOUND",
                         requirement="a publish to a missing exchange closes its channel with 404")
     await expect_open(bystander, "the connection's other channels live on")
-    await expect_open(await connection.channel(), "a new channel opens on the same connection")
+    await expect_channel_opens(connection, "a new channel opens on the same connection")
