@@ -74,28 +74,30 @@ class FanoutRoutesByKey(Mutant):
         return None
 
 
-class TopicStarTakesManyWords(Mutant):
+class TopicWildcardSwapped(Mutant):
+    """Base: a topic binding's `wildcard` is read as `instead` (the binding key is rewritten)."""
+
+    wildcard, instead = "", ""
+
+    def from_client(self, link, cmd):
+        m = cmd.method
+        if isinstance(m, spec.Queue.Bind) and self.wildcard in m.routing_key:
+            return replaced(cmd, changed(m, routing_key=m.routing_key.replace(self.wildcard, self.instead)))
+        return None
+
+
+class TopicStarTakesManyWords(TopicWildcardSwapped):
     """In a topic binding `*` matches any number of words (as `#` does)."""
 
     breaks = ("RT-04",)
-
-    def from_client(self, link, cmd):
-        m = cmd.method
-        if isinstance(m, spec.Queue.Bind) and "*" in m.routing_key:
-            return replaced(cmd, changed(m, routing_key=m.routing_key.replace("*", "#")))
-        return None
+    wildcard, instead = "*", "#"
 
 
-class TopicHashNeedsAWord(Mutant):
+class TopicHashNeedsAWord(TopicWildcardSwapped):
     """In a topic binding `#` matches exactly one word (as `*` does)."""
 
     breaks = ("RT-05",)
-
-    def from_client(self, link, cmd):
-        m = cmd.method
-        if isinstance(m, spec.Queue.Bind) and "#" in m.routing_key:
-            return replaced(cmd, changed(m, routing_key=m.routing_key.replace("#", "*")))
-        return None
+    wildcard, instead = "#", "*"
 
 
 class HeadersMatchInverted(Mutant):
