@@ -19,7 +19,7 @@ async def test_frames_before_close_ok_are_discarded(broker):
     queue, never_declared = await broker.queue(), broker.name("declared-in-the-gap")
     connection = await broker.connection()
     channel = await close_held_channel(connection)
-    provoke_channel_error(channel)
+    provoke_channel_error(channel, broker.name("missing"))
     observe("the broker's close", await broker_close(channel))
     send_into_the_gap(channel, queue, never_declared)
     channel.confirm_close()

@@ -18,7 +18,7 @@ RULE = rule("CH-06", "A client close crossing the broker's close gets close-ok, 
 async def test_crossing_closes_end_in_close_ok(broker):
     connection = await broker.connection()
     channel, bystander = await connection.channel(), await connection.channel()
-    crossing = await close_crossing_the_broker_s(channel)
+    crossing = await close_crossing_the_broker_s(channel, broker.name("missing"))
     observe("the broker's close", str(crossing.broker_close) if crossing.broker_close else "none")
     check(crossing.close_ok, "the client's channel.close is answered with close-ok", expected="channel.close-ok",
           actual=crossing.problem)
