@@ -50,7 +50,7 @@ async def test_passive_declare_reports_an_existing_queue_and_changes_nothing(bro
 @pytest.mark.case("missing")
 async def test_passive_declare_of_a_missing_queue_is_refused(broker):
     channel = await (await broker.connection()).channel()
-    missing = broker.name("missing")
+    missing = broker.adopt(broker.name("missing"))  # deleted afterwards, should a broker create it
     channel.send(spec.Queue.Declare(queue=missing, passive=True))
     await expect_closed(channel, code=NOT_FOUND, text="NOT_FOUND",
                         requirement="a passive declare of a missing queue closes the channel with 404")

@@ -7,7 +7,8 @@ RabbitMQ documents the same (exclusivity checked first, unbind and get included,
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, RESOURCE_LOCKED, SPEC, declare, expect_closed, rule, spec)
+from amqp_conformance.fixtures.vocabulary import (MUST, RESOURCE_LOCKED, SPEC, declare, expect_closed,
+                                                  leave_exclusive_queue, rule, spec)
 
 RULE = rule("QU-10", "Another connection's use of an exclusive queue is refused (405)",
             strength=MUST, guide=SPEC, section="queue.declare.exclusive",
@@ -28,11 +29,16 @@ USES = {
 
 @pytest.mark.parametrize("use", USES)
 async def test_another_connection_cannot_use_an_exclusive_queue(broker, use):
-    owner = await (await broker.connection()).channel()
+    owner_connection = await broker.connection()
+    owner = await owner_connection.channel()
     queue = broker.adopt(broker.name("exclusive"))
     await declare(owner, queue, exclusive=True)
     await owner.call(spec.Queue.Bind(queue=queue, exchange="amq.direct", routing_key=queue), spec.Queue.BindOk)
     other = await (await broker.connection()).channel()
     other.send(USES[use](queue))
-    await expect_closed(other, code=RESOURCE_LOCKED, text="RESOURCE_LOCKED",
-                        requirement=f"{use} of another connection's exclusive queue is refused with channel.close 405")
+    try:
+        await expect_closed(other, code=RESOURCE_LOCKED, text="RESOURCE_LOCKED",
+                            requirement=f"{use} of another connection's exclusive queue is refused with "
+                                        "channel.close 405")
+    finally:
+        await leave_exclusive_queue(other.connection, owner_connection, queue)

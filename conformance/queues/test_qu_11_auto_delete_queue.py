@@ -11,7 +11,8 @@ from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, expect_exists, exp
                                                   own_queue, publish_all, rule)
 
 RULE = rule("QU-11", "An auto-delete queue goes with its last consumer; one never consumed stays",
-            strength=MUST, guide=SPEC, section="queue.declare.auto-delete", source="queue/declare/auto-delete; ERRATA 5",
+            strength=MUST, guide=SPEC, section="queue.declare.auto-delete",
+            source="queue/declare/auto-delete; ERRATA 5",
             accepts="a deletion some time after the last consumer left (polled, bounded)")
 
 

@@ -2,10 +2,11 @@
 and deliveries sent to a client but not yet acknowledged are not purged: they come back
 to the queue (redelivered) when their channel closes.
 
-Source: queue/purge [02]."""
+Source: queue/purge [02]. The redelivered flag on what comes back is the field's SHOULD
+(redelivered [implementation]): a missing flag is non-strict."""
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, check, expect_reply, message, observe, own_queue,
-                                                  publish_all, rule, spec)
+from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, check, expect_reply, message, non_strict, observe,
+                                                  own_queue, publish_all, rule, spec)
 
 RULE = rule("QU-13", "Purge drops only ready messages; unacknowledged deliveries survive it",
             strength=MUST, guide=SPEC, section="queue.purge", source="queue/purge [02]")
@@ -31,5 +32,7 @@ async def test_purge_spares_unacked_deliveries(broker):
     check(sorted(d.body for d in returned) == sorted(d.body for d in held),
           "the deliveries held unacked during the purge come back when their channel closes",
           expected=sorted(d.body for d in held), actual=sorted(d.body for d in returned))
-    check(all(d.redelivered for d in returned), "the returned deliveries are flagged redelivered",
-          expected=[True] * HELD, actual=[d.redelivered for d in returned])
+    if not all(d.redelivered for d in returned):
+        # The flag is the redelivered field's SHOULD (RD-01 judges it for the guides), not this rule's.
+        non_strict("a delivery returned by its channel's close is not flagged redelivered",
+                   expected=[True] * HELD, actual=[d.redelivered for d in returned])

@@ -5,8 +5,8 @@ messages as they were.
 Source: queue/delete/if-unused [in-use] (on-failure precondition-failed)."""
 
 from amqp_conformance.fixtures.vocabulary import (MUST, PRECONDITION_FAILED, SPEC, check, consume_and_hold,
-                                                  declare, expect_closed, message, observe, own_queue, publish_all,
-                                                  rule, spec)
+                                                  expect_closed, expect_exists, message, observe, own_queue,
+                                                  publish_all, rule, spec)
 
 RULE = rule("QU-16", "delete if-unused of a queue with a consumer is refused (406), nothing changed",
             strength=MUST, guide=SPEC, section="queue.delete.if-unused", source="queue/delete/if-unused [in-use]")
@@ -23,7 +23,7 @@ async def test_if_unused_keeps_a_queue_with_a_consumer(broker):
     deleting.send(spec.Queue.Delete(queue=queue, if_unused=True))
     await expect_closed(deleting, code=PRECONDITION_FAILED, text="PRECONDITION_FAILED",
                         requirement="delete if-unused of a queue with a consumer is refused with channel.close 406")
-    left = await declare(channel, queue, passive=True)
+    left = await expect_exists(connection, queue, "the refused delete left the queue in place")
     observe("consumer count after", left.consumer_count)
     check(left.message_count == 1, "the queue and its ready message are still there",
           expected="1 ready", actual=f"{left.message_count} ready")

@@ -37,7 +37,8 @@ async def test_delete_drops_cancels_and_the_broker_serves_on(broker):
     again = await declare(deleting, queue, durable=True, arguments=broker.queue_arguments("classic"))
     check(again.consumer_count == 0 and again.message_count == 0,
           "a queue declared anew under the deleted one's name starts empty, without the old consumer",
-          expected="0 messages, 0 consumers", actual=f"{again.message_count} messages, {again.consumer_count} consumers")
+          expected="0 messages, 0 consumers",
+          actual=f"{again.message_count} messages, {again.consumer_count} consumers")
     await publish_all(deleting, queue, [message(b"for the new queue")])
     await get_all(deleting, queue, 1)
     await expect_open(await consumer_connection.channel(), "the consumer's connection is still served after the delete")

@@ -23,8 +23,8 @@ async def test_one_priority_keeps_publish_order_across_persistence(broker, kind)
     channel = await (await broker.connection()).channel()
     if QUEUES[kind]:
         queue = broker.adopt(broker.name("priority"))
-        declared = await answer_to(channel, spec.Queue.Declare(queue=queue, durable=True,
-                                                               arguments=broker.queue_arguments("classic", QUEUES[kind])),
+        arguments = broker.queue_arguments("classic", QUEUES[kind])
+        declared = await answer_to(channel, spec.Queue.Declare(queue=queue, durable=True, arguments=arguments),
                                    spec.Queue.DeclareOk, requirement="a queue with x-max-priority is declared")
         if isinstance(declared, Reply):
             unsupported("the broker refuses x-max-priority", shown(declared))
