@@ -11,7 +11,7 @@ nothing to declare again and says so (not exercised)."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (ACCESS_REFUSED, MUST, SPEC, Reply, answer_to, expect_closed,
+from amqp_conformance.fixtures.vocabulary import (ACCESS_REFUSED, MUST, SPEC, Reply, answer_of, expect_closed,
                                                   expect_reply, non_strict, not_exercised, observe, rule,
                                                   server_named_queue, shown, spec)
 
@@ -40,7 +40,7 @@ async def test_an_existing_amq_queue_can_be_declared_again(broker):
         return
     await expect_reply(channel, spec.Queue.Declare(queue=generated, passive=True), spec.Queue.DeclareOk,
                        "an existing amq.* queue declared passively is answered declare-ok")
-    again = await answer_to(channel, spec.Queue.Declare(queue=generated, exclusive=True), spec.Queue.DeclareOk,
+    again = await answer_of(channel, spec.Queue.Declare(queue=generated, exclusive=True), spec.Queue.DeclareOk,
                             requirement="an existing amq.* queue declared again with its own properties is answered")
     observe("non-passive redeclare", shown(again))
     if isinstance(again, Reply):

@@ -9,7 +9,7 @@ for. A refusal must still be the channel exception 406 the rule names."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, PRECONDITION_FAILED, SPEC, Reply, answer_to, check,
+from amqp_conformance.fixtures.vocabulary import (MUST, PRECONDITION_FAILED, SPEC, Reply, answer_of, check,
                                                   non_strict, observe, rule, shown, spec, unchecked)
 
 RULE = rule("QU-03", "A queue name outside the lexicon or over 127 octets is refused (406)",
@@ -27,7 +27,7 @@ async def test_an_odd_queue_name_is_refused(broker, odd):
     name = ODD_NAMES[odd](broker.name("syntax"))
     channel = await (await broker.connection()).channel()
     requirement = f"a queue name {'outside the lexicon' if odd.startswith('outside') else 'over 127 octets'} is refused"
-    answer = await answer_to(channel, unchecked(spec.Queue.Declare(exclusive=True), queue=name), spec.Queue.DeclareOk,
+    answer = await answer_of(channel, unchecked(spec.Queue.Declare(exclusive=True), queue=name), spec.Queue.DeclareOk,
                              requirement=requirement)
     observe("answer", shown(answer))
     if isinstance(answer, Reply):

@@ -10,7 +10,7 @@ declare's either way."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, answer_to, expect_exists, expect_gone,
+from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, answer_of, expect_exists, expect_gone,
                                                   get_all, message, observe, own_queue, publish_all, rule, shown,
                                                   spec)
 
@@ -26,7 +26,7 @@ async def test_a_flipped_auto_delete_changes_nothing(broker, first_auto_delete):
     connection = await broker.connection()
     channel = await connection.channel()
     queue = await own_queue(broker, channel, auto_delete=first_auto_delete)
-    flipped = await answer_to(channel, spec.Queue.Declare(queue=queue, durable=True, auto_delete=not first_auto_delete,
+    flipped = await answer_of(channel, spec.Queue.Declare(queue=queue, durable=True, auto_delete=not first_auto_delete,
                                                           arguments=broker.queue_arguments("classic")),
                               spec.Queue.DeclareOk, requirement="the redeclare with auto-delete flipped is answered")
     observe("flipped redeclare", shown(flipped))

@@ -9,7 +9,7 @@ is unsupported."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, CrashQueue, Reply, answer_to, check, exists,
+from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, CrashQueue, Reply, answer_of, check, exists,
                                                   expect_exists, expect_reply, non_strict, observe, rule, shown, spec)
 
 RULE = rule("QU-08", "Durable and transient queues can both be declared; the transient one is gone after restart",
@@ -25,7 +25,7 @@ async def test_durable_and_transient_queues_and_a_restart(crashable_broker):
     durable = await CrashQueue.declare(crashable_broker, "classic")
     channel = await (await crashable_broker.connection()).channel()
     transient = crashable_broker.adopt(crashable_broker.name("transient"))
-    answer = await answer_to(channel, spec.Queue.Declare(queue=transient, durable=False,
+    answer = await answer_of(channel, spec.Queue.Declare(queue=transient, durable=False,
                                                          arguments=crashable_broker.queue_arguments("classic")),
                              spec.Queue.DeclareOk, requirement="a transient queue declare is answered")
     observe("transient shared queue", shown(answer))

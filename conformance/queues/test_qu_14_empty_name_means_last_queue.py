@@ -8,7 +8,7 @@ exception 502 (ERRATA 18, D23): connection.close 502 passes too."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, NOT_FOUND, SPEC, SYNTAX_ERROR, answer_to, check, exists,
+from amqp_conformance.fixtures.vocabulary import (MUST, NOT_FOUND, SPEC, SYNTAX_ERROR, answer_of, check, exists,
                                                   expect_reply, message, own_queue, publish_all, rule, shown, spec)
 
 RULE = rule("QU-14", "An empty queue name in purge and delete means the channel's last declared queue",
@@ -45,7 +45,7 @@ async def test_an_empty_name_means_the_last_declared_queue(broker, method):
 async def test_an_empty_name_with_no_queue_declared_is_refused(broker, method):
     channel = await (await broker.connection()).channel()
     request, reply = METHODS[method]
-    answer = await answer_to(channel, request, reply, requirement=f"{method} with an empty name is answered")
+    answer = await answer_of(channel, request, reply, requirement=f"{method} with an empty name is answered")
     allowed = {("channel", NOT_FOUND), ("connection", SYNTAX_ERROR)}
     check((getattr(answer, "scope", None), getattr(answer, "code", None)) in allowed,
           f"{method} with an empty name on a channel that declared no queue is refused",

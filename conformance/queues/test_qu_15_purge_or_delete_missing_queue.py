@@ -7,7 +7,7 @@ is non-strict, naming D2; purge has no such deviation."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, NOT_FOUND, SPEC, Reply, answer_to, check, non_strict,
+from amqp_conformance.fixtures.vocabulary import (MUST, NOT_FOUND, SPEC, Reply, answer_of, check, non_strict,
                                                   observe, rule, shown, spec)
 
 RULE = rule("QU-15", "Purging or deleting a missing queue is refused (404)",
@@ -22,7 +22,7 @@ METHODS = {"purge": (spec.Queue.Purge, spec.Queue.PurgeOk), "delete": (spec.Queu
 async def test_a_missing_queue_cannot_be_purged_or_deleted(broker, method):
     channel = await (await broker.connection()).channel()
     request, reply = METHODS[method]
-    answer = await answer_to(channel, request(queue=broker.name("missing")), reply,
+    answer = await answer_of(channel, request(queue=broker.name("missing")), reply,
                              requirement=f"{method} of a missing queue is answered")
     observe("answer", shown(answer))
     if method == "delete" and not isinstance(answer, Reply):

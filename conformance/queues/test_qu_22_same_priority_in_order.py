@@ -8,7 +8,7 @@ unsupported with its answer."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, Reply, answer_to, check, get_all, message, own_queue,
+from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, Reply, answer_of, check, get_all, message, own_queue,
                                                   publish_all, rule, shown, spec, unsupported)
 
 RULE = rule("QU-22", "Messages of one priority keep their publish order whatever their persistence",
@@ -24,7 +24,7 @@ async def test_one_priority_keeps_publish_order_across_persistence(broker, kind)
     if QUEUES[kind]:
         queue = broker.adopt(broker.name("priority"))
         arguments = broker.queue_arguments("classic", QUEUES[kind])
-        declared = await answer_to(channel, spec.Queue.Declare(queue=queue, durable=True, arguments=arguments),
+        declared = await answer_of(channel, spec.Queue.Declare(queue=queue, durable=True, arguments=arguments),
                                    spec.Queue.DeclareOk, requirement="a queue with x-max-priority is declared")
         if isinstance(declared, Reply):
             unsupported("the broker refuses x-max-priority", shown(declared))
