@@ -16,6 +16,6 @@ RULE = rule("EX-01", "A broker declares direct and fanout exchanges",
 
 @pytest.mark.parametrize("exchange_type", REQUIRED_TYPES)
 async def test_required_type_is_declared(broker, exchange_type):
-    answer = await try_new_exchange(broker, await (await broker.connection()).channel(), exchange_type)
+    _, answer = await try_new_exchange(broker, await (await broker.connection()).channel(), exchange_type)
     check(not is_refusal(answer), f"a {exchange_type} exchange is declared", expected="exchange.declare-ok",
           actual=answer)

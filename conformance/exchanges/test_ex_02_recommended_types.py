@@ -18,7 +18,7 @@ RULE = rule("EX-02", "A broker declares topic and headers exchanges",
 
 @pytest.mark.parametrize("exchange_type", RECOMMENDED_TYPES)
 async def test_recommended_type_is_declared(broker, exchange_type):
-    answer = await try_new_exchange(broker, await (await broker.connection()).channel(), exchange_type)
+    _, answer = await try_new_exchange(broker, await (await broker.connection()).channel(), exchange_type)
     observe(f"{exchange_type} exchange", str(answer) if is_refusal(answer) else "declared")
     if is_refusal(answer):
         non_strict(f"the broker has no {exchange_type} exchange type (a SHOULD of the spec)",
