@@ -9,7 +9,7 @@ unbind-ok is non-strict. A channel.close with another code than 404 fails."""
 import pytest
 
 from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, check, is_refusal, new_exchange, non_strict, observe,
-                                                  rule, unbind_queue)
+                                                  rule, shown, unbind_queue)
 
 RULE = rule("BND-07", "Unbinding a missing queue, or from a missing exchange, is refused with 404",
             strength=MUST, guide=SPEC, section="queue.unbind",
@@ -28,7 +28,7 @@ async def test_unbind_of_something_missing_is_refused(broker, missing):
     else:
         queue, exchange = await broker.queue(), broker.name("missing")
     answer = await unbind_queue(channel, queue, exchange, "key")
-    observe("answer", str(answer))
+    observe("answer", shown(answer))
     if not is_refusal(answer):
         non_strict(f"the unbind naming a missing {missing} was answered with unbind-ok (RabbitMQ documents it, D3)",
                    expected="channel.close 404", actual=answer)

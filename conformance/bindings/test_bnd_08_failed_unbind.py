@@ -6,7 +6,8 @@ Source: queue.unbind, rule [01]. It contradicts the soft 404 that the fields' ru
 exist) be refused, by any close, and records its scope. RabbitMQ documents unbind as
 idempotent (D3): unbind-ok is non-strict. Silence fails."""
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, is_refusal, non_strict, observe, rule, unbind_queue)
+from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, is_refusal, non_strict, observe, rule, shown,
+                                                  unbind_queue)
 
 RULE = rule("BND-08", "A failed unbind is refused (the spec: a connection exception)",
             strength=MUST, guide=SPEC, section="queue.unbind", source="queue/unbind [01]",
@@ -17,7 +18,7 @@ RULE = rule("BND-08", "A failed unbind is refused (the spec: a connection except
 async def test_failed_unbind_is_refused(broker):
     channel = await (await broker.connection()).channel()
     answer = await unbind_queue(channel, await broker.queue(), broker.name("missing"), "key")
-    observe("answer", str(answer))
+    observe("answer", shown(answer))
     if not is_refusal(answer):
         non_strict("an unbind from a missing exchange was answered with unbind-ok (RabbitMQ documents it, D3)",
                    expected="a close (the spec: connection.close)", actual=answer)

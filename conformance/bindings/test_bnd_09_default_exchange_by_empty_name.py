@@ -9,7 +9,7 @@ other close fails."""
 import pytest
 
 from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, bind_queue, check, is_refusal, non_strict, observe, rule,
-                                                  unbind_queue)
+                                                  shown, unbind_queue)
 
 RULE = rule("BND-09", "An empty exchange name in bind and unbind means the default exchange",
             strength=MUST, guide=SPEC, section="queue.bind",
@@ -23,7 +23,7 @@ METHODS = {"bind": bind_queue, "unbind": unbind_queue}
 async def test_empty_exchange_name_is_the_default_exchange(broker, method):
     queue = await broker.queue()
     answer = await METHODS[method](await (await broker.connection()).channel(), queue, "", queue)
-    observe("answer", str(answer))
+    observe("answer", shown(answer))
     if is_refusal(answer) and (answer.scope, answer.code) == ("channel", 403):
         non_strict(f"queue.{method} with the default exchange was refused with 403 (RabbitMQ documents it, D4)",
                    expected=f"queue.{method}-ok", actual=answer)

@@ -10,9 +10,8 @@ passes too."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, RoutingProbe, bind_queue, check,
-                                                  expect_reply, is_refusal, new_exchange, observe, rule, spec,
-                                                  unbind_queue)
+from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, bind_queue, check, expect_reply, is_refusal,
+                                                  new_exchange, observe, RoutingProbe, rule, shown, spec, unbind_queue)
 
 RULE = rule("BND-10", "An empty queue name in bind and unbind means the channel's last declared queue",
             strength=MUST, guide=SPEC, section="queue.bind",
@@ -45,7 +44,7 @@ async def test_empty_names_stand_for_the_last_declared_queue(broker):
 async def test_empty_queue_name_without_a_declared_queue_is_refused(broker):
     channel = await (await broker.connection()).channel()
     answer = await bind_queue(channel, "", await new_exchange(broker, channel, "direct"), "key")
-    observe("answer", str(answer))
+    observe("answer", shown(answer))
     check(is_refusal(answer) and (answer.scope, answer.code) in {("channel", 404), ("connection", 502)},
           "an empty queue name on a channel that declared no queue is refused",
           expected="channel.close 404 (or connection.close 502, D23)", actual=answer)

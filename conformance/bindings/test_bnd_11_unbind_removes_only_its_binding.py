@@ -9,8 +9,8 @@ without headers exchanges is unsupported for that case."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, RoutingProbe, check, expect_bound, is_refusal,
-                                                  new_exchange, observe, rule, unbind_queue)
+from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, check, expect_bound, is_refusal, new_exchange, observe,
+                                                  RoutingProbe, rule, shown, unbind_queue)
 
 RULE = rule("BND-11", "queue.unbind removes only the binding with that key and those arguments",
             strength=MUST, guide=SPEC, section="queue.unbind", source="queue/unbind",
@@ -47,7 +47,7 @@ async def test_unbind_by_arguments_keeps_the_other_binding(broker):
     await expect_bound(probe.channel, queue, exchange, "", match("one"))
     await expect_bound(probe.channel, queue, exchange, "", match("two"))
     observe("answer to an unbind matching no binding",
-            str(await unbind_queue(await connection.channel(), queue, exchange, "", match("three"))))
+            shown(await unbind_queue(await connection.channel(), queue, exchange, "", match("three"))))
     copies = (await probe.copies(queue, exchange, "", {"amqpc-binding": "one"}),
               await probe.copies(queue, exchange, "", {"amqpc-binding": "two"}))
     check(copies == (1, 1), "an unbind whose arguments match no binding removes nothing",

@@ -9,7 +9,7 @@ evidence on a broker without the type."""
 import pytest
 
 from amqp_conformance.fixtures.vocabulary import (RECOMMENDED_TYPES, SHOULD, SPEC, is_refusal, non_strict, observe,
-                                                  rule, try_new_exchange)
+                                                  rule, shown, try_new_exchange)
 
 RULE = rule("EX-02", "A broker declares topic and headers exchanges",
             strength=SHOULD, guide=SPEC, section="exchange.declare", source="exchange [recommended-types]",
@@ -19,7 +19,7 @@ RULE = rule("EX-02", "A broker declares topic and headers exchanges",
 @pytest.mark.parametrize("exchange_type", RECOMMENDED_TYPES)
 async def test_recommended_type_is_declared(broker, exchange_type):
     _, answer = await try_new_exchange(broker, await (await broker.connection()).channel(), exchange_type)
-    observe(f"{exchange_type} exchange", str(answer) if is_refusal(answer) else "declared")
+    observe(f"{exchange_type} exchange", shown(answer))
     if is_refusal(answer):
         non_strict(f"the broker has no {exchange_type} exchange type (a SHOULD of the spec)",
                    expected="exchange.declare-ok", actual=answer)

@@ -10,9 +10,9 @@ the topic or headers type is unsupported for that instance (EX-02 judges the typ
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, PREDECLARED, RECOMMENDED_TYPES, SPEC, RoutingProbe, check,
-                                                  exchange_exists, expect_bound, is_refusal, observe,
-                                                  require_exchange_type, rule)
+from amqp_conformance.fixtures.vocabulary import (MUST, PREDECLARED, RECOMMENDED_TYPES, SPEC, check, exchange_exists,
+                                                  expect_bound, is_refusal, observe, require_exchange_type,
+                                                  RoutingProbe, rule, shown)
 
 RULE = rule("EX-03", "Every vhost holds amq.direct, amq.fanout, amq.topic and a headers instance",
             strength=MUST, guide=SPEC, section="exchange.declare",
@@ -40,7 +40,7 @@ async def test_predeclared_instance_exists_and_routes_as_its_type(broker, exchan
     held = []
     for name in PREDECLARED[exchange_type]:
         answer = await exchange_exists(await connection.channel(), name)
-        observe(f"passive declare of {name}", str(answer) if is_refusal(answer) else "declare-ok")
+        observe(f"passive declare of {name}", shown(answer))
         if not is_refusal(answer):
             held.append(name)
     check(bool(held), f"the vhost holds the pre-declared {exchange_type} exchange",

@@ -10,7 +10,7 @@ deletes the pre-declared exchange gets it declared again, so that the run goes o
 import pytest
 
 from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, check, declare_exchange, exchange_exists, expect_closed,
-                                                  expect_refused, is_refusal, observe, own_exchange, rule, spec)
+                                                  expect_refused, is_refusal, observe, own_exchange, rule, shown, spec)
 
 RULE = rule("EX-07", "Exchange names beginning with amq. are reserved",
             strength=MUST, guide=SPEC, section="exchange.declare",
@@ -47,4 +47,4 @@ async def test_predeclared_exchange_cannot_be_deleted(broker):
         after = await broker.connection()
         if is_refusal(await exchange_exists(await after.channel(), name)):
             restored = await declare_exchange(await after.channel(), name, exchange_type, durable=True)
-            observe(f"{name} declared again after the broker deleted it", str(restored))
+            observe(f"{name} declared again after the broker deleted it", shown(restored))

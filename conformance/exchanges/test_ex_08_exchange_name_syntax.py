@@ -9,8 +9,8 @@ close than channel.close 406 fails."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, answer_to, check, is_refusal,
-                                                  non_strict, observe, rule, spec, unchecked)
+from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, answer_to, check, is_refusal, non_strict, observe, rule,
+                                                  shown, spec, unchecked)
 
 RULE = rule("EX-08", "An exchange name outside the lexicon or over 127 octets is refused with 406",
             strength=MUST, guide=SPEC, section="exchange.declare",
@@ -28,10 +28,10 @@ async def test_name_outside_the_syntax_is_refused(broker, defect):
     answer = await answer_to(await connection.channel(),
                              unchecked(spec.Exchange.Declare, exchange=name, exchange_type="direct"),
                              spec.Exchange.DeclareOk)
-    observe("answer", str(answer))
+    observe("answer", shown(answer))
     if not is_refusal(answer):
-        await answer_to(await connection.channel(), unchecked(spec.Exchange.Delete, exchange=name),
-                        spec.Exchange.DeleteOk)
+        # Deleted again without waiting: the rule judged the declare (and garagemq never answers a delete).
+        (await connection.channel()).send(unchecked(spec.Exchange.Delete, exchange=name, nowait=True))
         non_strict(f"a name with a bad {defect} was declared (RabbitMQ documents no lexicon check, D8)",
                    expected="channel.close 406", actual="exchange.declare-ok")
         return

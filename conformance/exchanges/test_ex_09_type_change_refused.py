@@ -6,7 +6,7 @@ Source: exchange.declare, field type, rule [typed]. RabbitMQ documents a channel
 same, non-strict for its code; a declare-ok fails."""
 
 from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, check, declare_exchange, is_refusal, new_exchange,
-                                                  non_strict, observe, rule)
+                                                  non_strict, observe, rule, shown)
 
 RULE = rule("EX-09", "Redeclaring an exchange with another type is refused",
             strength=MUST, guide=SPEC, section="exchange.declare", source="exchange/declare/type [typed]",
@@ -17,7 +17,7 @@ async def test_redeclare_with_another_type_is_refused(broker):
     connection = await broker.connection()
     exchange = await new_exchange(broker, await connection.channel(), "direct")
     answer = await declare_exchange(await connection.channel(), exchange, "fanout")
-    observe("answer", str(answer))
+    observe("answer", shown(answer))
     check(is_refusal(answer), "a redeclare with another type is refused", expected="connection.close 530",
           actual=answer)
     if (answer.scope, answer.code) == ("channel", 406):

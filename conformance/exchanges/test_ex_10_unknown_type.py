@@ -10,7 +10,7 @@ the connection's other channels"), which no deviation of D1..D30 documents yet: 
 seen is recorded."""
 
 from amqp_conformance.fixtures.vocabulary import (MUST, NO_SUCH_TYPE, SPEC, check, declare_exchange, is_refusal,
-                                                  non_strict, observe, own_exchange, rule)
+                                                  non_strict, observe, own_exchange, rule, shown)
 
 RULE = rule("EX-10", "Declaring an exchange of an unknown type is refused (the spec: connection.close 503)",
             strength=MUST, guide=SPEC, section="exchange.declare", source="exchange/declare/type [support]",
@@ -21,7 +21,7 @@ RULE = rule("EX-10", "Declaring an exchange of an unknown type is refused (the s
 async def test_unknown_type_is_refused(broker):
     name = broker.name("x")
     answer = await declare_exchange(await (await broker.connection()).channel(), name, NO_SUCH_TYPE)
-    observe("answer", str(answer))
+    observe("answer", shown(answer))
     if not is_refusal(answer):
         own_exchange(broker, name)
     check(is_refusal(answer), "a declare of a type the broker lacks is refused", expected="connection.close 503",

@@ -11,7 +11,7 @@ argument RabbitMQ knows, which another broker may not) that is accepted is non-s
 import pytest
 
 from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, check, declare_exchange, is_refusal, new_exchange,
-                                                  non_strict, observe, rule)
+                                                  non_strict, observe, rule, shown)
 
 RULE = rule("EX-12", "A redeclare must repeat the exchange's properties, else a channel exception",
             strength=MUST, guide=SPEC, section="exchange.declare", source="exchange/declare/passive [equivalent]",
@@ -32,7 +32,7 @@ async def test_redeclare_is_answered_by_equivalence(broker, difference):
     connection = await broker.connection()
     exchange = await new_exchange(broker, await connection.channel(), "direct")
     answer = await declare_exchange(await connection.channel(), exchange, "direct", **REDECLARES[difference])
-    observe("answer", str(answer))
+    observe("answer", shown(answer))
     if difference == "equal":
         check(not is_refusal(answer), "an equal redeclare succeeds", expected="exchange.declare-ok", actual=answer)
     elif difference == "unknown-argument":
