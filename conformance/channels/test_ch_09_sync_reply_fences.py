@@ -9,7 +9,7 @@ reply sent early."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, Binding, bind, check, contents, declare_exchange,
+from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, Binding, bind, check, contents, new_exchange,
                                                   deliveries_after, publish_on, purge, rule)
 
 RULE = rule("CH-09", "A synchronous reply fences its method's effect",
@@ -21,7 +21,7 @@ async def test_the_effect_is_there_when_the_reply_is(broker, method):
     queue = await broker.queue(messages=[b"before the purge"] if method == "purge" else [])
     acting, reading = await (await broker.connection()).channel(), await (await broker.connection()).channel()
     if method == "bind":
-        exchange = await declare_exchange(broker, acting, "direct")
+        exchange = await new_exchange(broker, acting, "direct")
         await bind(acting, queue, exchange, Binding("fenced"))
         publish_on(reading, b"routed", exchange=exchange, key="fenced")
         held = await contents(reading, queue)

@@ -7,7 +7,7 @@ doc, ERRATA 17. The XML names no code for a return of an unroutable message: 312
 is RabbitMQ's documented choice (D22), held here as the SHOULD it is."""
 
 from amqp_conformance.fixtures.vocabulary import (NO_ROUTE, SHOULD, SPEC, Binding, Returned, bind, check,
-                                                  contents, declare_exchange, publish_on, rule)
+                                                  contents, new_exchange, publish_on, rule)
 
 RULE = rule("RT-09", "A mandatory unroutable message is returned with 312; a plain one is dropped",
             strength=SHOULD, guide=SPEC, section="basic.publish.mandatory",
@@ -18,7 +18,7 @@ RULE = rule("RT-09", "A mandatory unroutable message is returned with 312; a pla
 async def test_only_mandatory_unroutable_messages_come_back(broker):
     connection = await broker.connection()
     channel = await connection.channel()
-    exchange = await declare_exchange(broker, channel, "direct")
+    exchange = await new_exchange(broker, channel, "direct")
     queue = await broker.queue()
     await bind(channel, queue, exchange, Binding("bound"))
     publish_on(channel, b"mandatory, routed", exchange=exchange, key="bound", mandatory=True)

@@ -4,7 +4,7 @@ channel) messages arrive in the order they were published, none of them redelive
 Source: PDF 4.7 (content ordering guarantees). The path goes through an exchange of the
 test's own so that routing, not only the default exchange, is on it."""
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, Binding, bind, check, declare_exchange, publish_on,
+from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, Binding, bind, check, new_exchange, publish_on,
                                                   receive, rule)
 
 RULE = rule("RT-11", "Messages on one path arrive in publish order",
@@ -17,7 +17,7 @@ async def test_one_path_keeps_publish_order(broker):
     queue = await broker.queue()
     connection = await broker.connection()
     publisher, consumer = await connection.channel(), await (await broker.connection()).channel()
-    exchange = await declare_exchange(broker, publisher, "direct")
+    exchange = await new_exchange(broker, publisher, "direct")
     await bind(publisher, queue, exchange, Binding("path"))
     await consumer.consume(queue, no_ack=True)
     sent = [f"m{number:03d}".encode() for number in range(COUNT)]

@@ -122,3 +122,14 @@ def test_every_must_rule_has_a_mutant_and_every_mutant_names_catalogue_rules():
     assert judged <= set(MUST_RULES) | set(SHOULD_RULES)
     assert covered <= set(REGISTRY)  # a hard error fails a rule of any strength, INFO ones too
     assert all(m.description for m in [*MUTANTS.values(), *CLUSTER_MUTANTS.values()])
+
+
+def test_each_mutant_name_is_one_mutant():
+    # The catalogue is keyed by name: a second area's mutant of the same name would replace
+    # the first one silently, and the rules only the first broke would go unkilled.
+    from collections import Counter
+
+    from tests.mutation.mutants import AREAS
+
+    names = Counter(cls().name for area in AREAS for cls in getattr(area, "MUTANTS", ()))
+    assert [name for name, count in names.items() if count > 1] == []

@@ -226,7 +226,7 @@ class MissingQueuePurged(Mutant):
         return None
 
 
-class IfUnusedIgnored(Mutant):
+class QueueIfUnusedIgnored(Mutant):
     """queue.delete ignores if-unused: a queue with consumers is deleted."""
 
     breaks = ("QU-16",)
@@ -319,7 +319,7 @@ class TransientOvertakesPersistent(Mutant):
 MUTANTS: tuple[type[Mutant], ...] = (
     GeneratedNamesRepeat, ReservedQueueNameAccepted, OddQueueNameRefusedWithAnotherCode, PassiveDeclareCountsUnacked,
     MissingQueuePassivelyDeclared, InequivalentRedeclareAccepted, AutoDeleteFollowsRedeclare, ExclusiveQueueShared,
-    AutoDeleteIgnored, PurgeTakesUnacked, EmptyQueueNameNotResolved, MissingQueuePurged, IfUnusedIgnored,
+    AutoDeleteIgnored, PurgeTakesUnacked, EmptyQueueNameNotResolved, MissingQueuePurged, QueueIfUnusedIgnored,
     IfEmptyIgnored, DeleteCountsNothing, CancelAfterQueueDeletedRefused, HighPrioritiesFlattened,
     TransientOvertakesPersistent,
 )
