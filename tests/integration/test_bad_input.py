@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from amqp_conformance.fixtures.brokers.managed import GarageMQ
+from amqp_conformance.fixtures.brokers.garagemq import GarageMQ
 from amqp_conformance.fixtures.core.ports import free_port
 from tests.suite_runs import REPO
 

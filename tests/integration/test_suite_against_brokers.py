@@ -2,7 +2,7 @@
 
 import pytest
 
-from amqp_conformance.fixtures.brokers.managed import GarageMQ
+from amqp_conformance.fixtures.brokers.garagemq import GarageMQ
 from tests.suite_runs import SEVEN_RULES, run_suite
 
 # Each runs the whole non-fault catalogue in a subprocess: longer than the 60 s default.

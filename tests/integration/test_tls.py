@@ -21,7 +21,7 @@ from pamqp import frame as pamqp_frame
 from amqp_conformance.fixtures.plugin.baseline_check import _baseline_name
 from amqp_conformance.fixtures.vocabulary.broker import Broker, BrokerInfo
 from amqp_conformance.fixtures.wire.certs import ThrowawayCA
-from amqp_conformance.fixtures.brokers.managed import GarageMQ
+from amqp_conformance.fixtures.brokers.garagemq import GarageMQ
 from amqp_conformance.fixtures.brokers.provisioned import RabbitMQ40TLS
 from amqp_conformance.fixtures.wire.target import BadTargetError, BrokerTarget, mask_url
 from amqp_conformance.fixtures.wire.tls import ChainTooLong, TlsOptions, check_depth

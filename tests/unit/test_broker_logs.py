@@ -2,7 +2,7 @@
 
 import gzip
 
-from amqp_conformance.fixtures.brokers.managed import GarageMQ
+from amqp_conformance.fixtures.brokers.garagemq import GarageMQ
 from amqp_conformance.fixtures.wire.target import mask_secrets
 
 

@@ -8,7 +8,7 @@ import json
 
 from amqp_conformance.fixtures.commands import cli
 from amqp_conformance.fixtures.core import stored_runs
-from amqp_conformance.fixtures.plugin import judge
+from amqp_conformance.fixtures.plugin import progress
 
 
 def test_a_run_folder_may_be_new_or_empty_and_nothing_else(tmp_path):
@@ -78,8 +78,8 @@ def test_the_command_passes_its_own_options_on_to_no_one():
 
 
 def test_every_progress_letter_has_its_legend():
-    legend = judge.progress_legend()
-    for letter, *_ in [(shown[1],) for shown in judge.LETTERS.values()] + list(judge.PYTEST_LETTERS):
+    legend = progress.progress_legend()
+    for letter, *_ in [(shown[1],) for shown in progress.LETTERS.values()] + list(progress.PYTEST_LETTERS):
         assert f" {letter} " in legend, letter
 
 
