@@ -5,12 +5,16 @@ import pytest
 from amqp_conformance.fixtures.brokers.garagemq import GarageMQ
 from tests.suite_runs import SEVEN_RULES, run_suite
 
-# Each runs the whole non-fault catalogue in a subprocess: longer than the 60 s default.
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(400)]
+# Each runs the whole non-fault catalogue in a subprocess: longer than the 60 s default. The
+# bounds are nets for a hang, not targets: the catalogue doubled with the specification's own
+# rules (about 770 non-fault cases).
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(1000)]
+CATALOGUE_NET_S = 900
 
 
 def test_the_catalogue_on_the_default_rabbitmq_matches_its_baseline(tmp_path):
-    run = run_suite(tmp_path, "-n", "2", "-m", "not fault")  # the fault part: tests/integration/test_fault_rules.py
+    run = run_suite(tmp_path, "-n", "4", "-m", "not fault",  # the fault part: tests/integration/test_fault_rules.py
+                    timeout=CATALOGUE_NET_S)
     assert run.returncode == 0, run.output[-3000:]
     assert {c.properties["rule"] for c in run.cases} >= set(SEVEN_RULES)
     # Anything but pass/info must be a deviation the baseline already records, with its
@@ -25,7 +29,7 @@ def test_the_catalogue_on_the_default_rabbitmq_matches_its_baseline(tmp_path):
 def test_garagemq_finishes_in_bounded_time_and_every_failure_explains_itself(tmp_path):
     # The raw verdicts, without garagemq's baseline (which would make known deviations exit 0).
     run = run_suite(tmp_path, "--broker", "garagemq", "--no-baseline", "-m", "not fault", "-n", "4",
-                    timeout=300)
+                    timeout=CATALOGUE_NET_S)
     assert run.returncode == 1, run.output[-3000:]  # it breaks rules, so the run fails
     failed = [c for c in run.cases if c.failure is not None]
     assert failed, "garagemq breaks RD-02; a run where nothing fails cannot be right"
@@ -39,7 +43,7 @@ def test_garagemq_finishes_in_bounded_time_and_every_failure_explains_itself(tmp
     assert outcomes["test_settling_a_tag_twice_closes_the_channel[ack]"] == "non-strict"  # right code, other text
     # The acknowledgement model finds a real difference (ACK-07, RD-02, RD-03, ...) and shrinks it.
     assert outcomes["test_random_consumer_operations_agree_with_the_model"] == "fail"
-    assert run.seconds < 600, run.seconds  # a hang detector (every wait is bounded), not a performance target
+    assert run.seconds < CATALOGUE_NET_S, run.seconds  # a hang detector (every wait is bounded), not a target
 
 
 def test_no_password_reaches_output_junit_or_allure(tmp_path):
