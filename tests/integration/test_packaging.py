@@ -191,6 +191,8 @@ README_COMMANDS = {
         ["python", "-m", "amqp_conformance.fixtures.commands.catalogue"],
         ["python", "-m", "amqp_conformance.fixtures.commands.catalogue", "--coverage"],
         ["python", "-m", "amqp_conformance.fixtures.commands.catalogue", "--accepts"]],
+    "amqp_conformance.fixtures.commands.spec_coverage": [
+        ["python", "-m", "amqp_conformance.fixtures.commands.spec_coverage"]],
     "amqp_conformance.reports": [["python", "-m", "amqp_conformance.reports", "--help"],
                                  ["python", "-m", "amqp_conformance.reports", "rejudge", "--help"]],
     # what the catalogue's rule table says of a rule, for a model check judging a rule it did not select
