@@ -47,5 +47,9 @@ def test_fault_rules_fail_on_a_broker_that_breaks_them(tmp_path):
     assert outcomes["FLT-05"] <= {"fail", "pass"}, outcomes
     assert outcomes["FLT-06"] == {"info"}
     for case in run.cases:
-        if case.outcome == "fail":
-            assert "expected:" in case.failure and "actual:" in case.failure, case.failure[:500]
+        if case.outcome == "fail" and case.failure is None:
+            # a fail the baseline expects is a known deviation in JUnit, not a <failure>
+            assert case.properties.get("deviation") == "known", (case.name, case.properties)
+        elif case.outcome == "fail":
+            assert ("expected:" in case.failure and "actual:" in case.failure
+                    or "expected " in case.failure and "; seen " in case.failure), case.failure[:500]
