@@ -4,7 +4,7 @@ histories again with today's history checker, and say which verdicts would chang
 A fault case's record keeps its history (message-history.jsonl) and what the checker made
 of it then (history-check.json: the findings, how many events it checked and which lists
 its rule judged). Here the same events go through today's checker
-(amqp_conformance.fixtures.vocabulary.history_checker, pure: no broker, no I/O): a case
+(amqp_conformance.fixtures.checking.history, pure: no broker, no I/O): a case
 whose findings differ is listed with what changed, and its verdict would change when a
 list its rule judged turns empty or not (the outcome that gives is the judge's, by the
 rule's strength). A checker fix can so be tried on every stored run before it lands.
@@ -23,8 +23,8 @@ from typing import Callable
 from amqp_conformance.fixtures.core.outcomes import CHECK_ATTACHMENT, HISTORY_ATTACHMENT, RESULTS_FILE, Outcome
 from amqp_conformance.fixtures.core.rules import Strength
 from amqp_conformance.fixtures.plugin.run_store import MANIFEST
-from amqp_conformance.fixtures.plugin.judge import outcome_of_broken
-from amqp_conformance.fixtures.vocabulary.history_checker import check_history
+from amqp_conformance.fixtures.checking.judge import outcome_of_broken
+from amqp_conformance.fixtures.checking.history import check_history
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """A stand-in for a per-broker baseline (loaded with -p in the end-to-end report test):
 it marks RD-02 as a known deviation, the way a baseline plugin would, through the
-documented hook in fixtures/plugin/judge.py (the `deviation` marker)."""
+documented hook in fixtures/plugin/case_records.py (the `deviation` marker)."""
 
 import pytest
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from amqp_conformance.fixtures.plugin.baselines import case_key
-from amqp_conformance.fixtures.vocabulary import checks
+from amqp_conformance.fixtures.checking import verifiers
 
 MODE, CASE = os.environ["AMQPC_INJECT"].split(":", 1)
 MARK = Path(os.environ["AMQPC_INJECT_MARK"])
@@ -27,6 +27,6 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function):
             runner.get_loop().call_later(0.01, time.sleep, BLOCK_S)
     result = yield
     if first:
-        raise checks.violation("the case's first attempt holds (injected)", "a pass",
+        raise verifiers.violation("the case's first attempt holds (injected)", "a pass",
                                f"a failure injected by {__name__} ({MODE})")
     return result

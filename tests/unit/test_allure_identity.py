@@ -1,5 +1,5 @@
 """What makes a case its own Allure test: parameter values that are the same in every run
-and different for every case (fixtures/plugin/run_store.py, fixtures/plugin/judge.py)."""
+and different for every case (fixtures/plugin/run_store.py, fixtures/plugin/case_records.py)."""
 
 from __future__ import annotations
 

@@ -84,8 +84,8 @@ def test_two_cases_of_one_rule_need_labels_to_have_keys_of_their_own(tmp_path):
 
 
 def test_a_deviation_is_decided_in_one_place_and_the_run_only_counts_it(tmp_path):
-    """amqp_conformance.fixtures.plugin.judge classifies each case once, into its CaseResult (amqp_conformance.fixtures.plugin.judge calls
-    it); nothing else calls either classify, and the baseline run records the result's
+    """amqp_conformance.fixtures.plugin.case_records classifies each case once, into its CaseResult (it calls
+    the baselines' classify); nothing else calls either classify, and the baseline run records the result's
     deviation as it stands."""
     from amqp_conformance.fixtures.plugin.baselines import BaselineRun
     from amqp_conformance.fixtures.core.outcomes import CaseResult
@@ -93,9 +93,9 @@ def test_a_deviation_is_decided_in_one_place_and_the_run_only_counts_it(tmp_path
 
     callers = sorted(str(p.relative_to(REPO)) for folder in ("fixtures", "toxiproxy", "reports")
                      for p in (REPO / folder).rglob("*.py") if "classify(" in p.read_text())
-    assert callers == ["fixtures/plugin/baselines.py", "fixtures/plugin/judge.py"], callers
+    assert callers == ["fixtures/plugin/baselines.py", "fixtures/plugin/case_records.py"], callers
     importers = [path for path in callers if "classify as " in (REPO / path).read_text()]
-    assert importers == ["fixtures/plugin/judge.py"], importers  # the baselines' classify: the judge alone
+    assert importers == ["fixtures/plugin/case_records.py"], importers  # the baselines' classify: the records alone
     (tmp_path / "b.toml").write_text('[cases."RD-01[classic]"]\noutcome = "fail"\nreason = "r"\nreference = "x"\n')
     run = BaselineRun(str(tmp_path / "b.toml"), writing=False)
     run.record(CaseResult("RD-01", "RD-01[classic]", "fail", baseline="fail", deviation=KNOWN))
@@ -109,7 +109,7 @@ def test_a_baseline_entrys_evidence_comes_from_the_case_not_from_report_text():
     from types import SimpleNamespace
 
     from amqp_conformance.fixtures.plugin.baselines import evidence_of
-    from amqp_conformance.fixtures.vocabulary.checks import Unsupported
+    from amqp_conformance.fixtures.checking.verifiers import Unsupported
 
     skipped = SimpleNamespace(skipped=True, longrepr=("f.py", 1, "Skipped: not read"), sections=[])
     call = SimpleNamespace(excinfo=SimpleNamespace(value=Unsupported("no tx", "tx.select refused"), typename="Skipped"))

@@ -7,8 +7,8 @@ import pytest
 
 from amqp_conformance.fixtures.vocabulary.cluster import confirmed_while
 from amqp_conformance.fixtures.vocabulary.history import expect_none
-from amqp_conformance.fixtures.vocabulary.history_checker import check_history
-from amqp_conformance.fixtures.vocabulary.checks import RuleViolation
+from amqp_conformance.fixtures.checking.history import check_history
+from amqp_conformance.fixtures.checking.verifiers import RuleViolation
 
 
 def partition_history(*, deliver_all=True, minority_confirmed=False, flag_redelivery=True):

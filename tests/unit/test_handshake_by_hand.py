@@ -9,7 +9,7 @@ from pamqp import commands as spec
 from pamqp import frame as pamqp_frame
 from pamqp.heartbeat import Heartbeat
 
-from amqp_conformance.fixtures.vocabulary.checks import RuleViolation, begin_test
+from amqp_conformance.fixtures.checking.verifiers import RuleViolation, begin_test
 from amqp_conformance.fixtures.vocabulary.handshake import HandshakeEnding, expect_refused_before_open
 from amqp_conformance.fixtures.wire.dialogue import Reply
 from amqp_conformance.fixtures.wire.handshake import FRAME_MIN_SIZE, PROTOCOL_HEADER, HandshakeConnection

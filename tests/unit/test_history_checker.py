@@ -3,8 +3,8 @@ found and named by message id or sequence number, multiple=true ranges are expan
 the watermark is enforced, and a clean history yields nothing."""
 
 from amqp_conformance.fixtures.vocabulary.history import History
-from amqp_conformance.fixtures.vocabulary.history_checker import check_history
-from amqp_conformance.fixtures.vocabulary.checks import RuleViolation
+from amqp_conformance.fixtures.checking.history import check_history
+from amqp_conformance.fixtures.checking.verifiers import RuleViolation
 from amqp_conformance.fixtures.vocabulary.history import expect_none
 
 import pytest
@@ -201,18 +201,18 @@ def test_expect_none_names_the_offending_ids():
 
 
 def test_a_check_the_history_never_exercised_passes_and_says_so():
-    from amqp_conformance.fixtures.vocabulary import checks
+    from amqp_conformance.fixtures.checking import verifiers
 
     single_confirms = [publish(1, "a"), publish(2, "b"), confirm(1), confirm(2), deliver("a", 1), deliver("b", 2)]
-    record = checks.begin_test()
+    record = verifiers.begin_test()
     verdict = check_history(single_confirms)
     expect_none(verdict, "watermark_violations", "no confirm at or below the watermark")
     expect_none(verdict, "unflagged_redeliveries", "a repeated delivery is flagged")
-    assert "the watermark was not tested" in record.observations[checks.NOT_EXERCISED]
-    assert "delivered twice" in record.observations[checks.NOT_EXERCISED]
-    record = checks.begin_test()
+    assert "the watermark was not tested" in record.observations[verifiers.NOT_EXERCISED]
+    assert "delivered twice" in record.observations[verifiers.NOT_EXERCISED]
+    record = verifiers.begin_test()
     expect_none(check_history(published_and_confirmed("a", "b")), "watermark_violations", "exercised")
-    assert checks.NOT_EXERCISED not in record.observations
+    assert verifiers.NOT_EXERCISED not in record.observations
 
 
 def test_the_report_forms_follow_the_contract():

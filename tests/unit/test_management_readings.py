@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import checks
-from amqp_conformance.fixtures.vocabulary.checks import Unsupported
+from amqp_conformance.fixtures.checking import verifiers
+from amqp_conformance.fixtures.checking.verifiers import Unsupported
 from amqp_conformance.fixtures.vocabulary.management import (ManagementAPI, capacity, lacks_active_flag,
                                                              lacks_capacity)
 
@@ -36,7 +36,7 @@ class StubAPI(ManagementAPI):
 
 
 def poll(api: StubAPI, lacks) -> dict:
-    checks.begin_test()
+    verifiers.begin_test()
     return asyncio.run(api.poll("q", lambda reading: False, within=60.0, lacks=lacks))
 
 

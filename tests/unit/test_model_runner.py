@@ -6,10 +6,10 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, rule
 
-from amqp_conformance.fixtures.vocabulary import checks
+from amqp_conformance.fixtures.checking import verifiers
 from amqp_conformance.fixtures.models.runner import ModelOptions, ModelProfile, run_machine
 from amqp_conformance.fixtures.core.rules import CONFIRMS, MUST, RuleDeclarationError, Strength
-from amqp_conformance.fixtures.plugin import judge
+from amqp_conformance.fixtures.checking import judge
 from amqp_conformance.fixtures.core.rules import rule as declare
 
 
@@ -45,13 +45,13 @@ PROFILE = ModelProfile("test", max_examples=200, steps=10, time_box=5.0, shrink_
 
 
 def test_a_must_difference_fails_with_the_shrunk_steps_and_a_seed():
-    checks.begin_test()
-    with pytest.raises(checks.RuleViolation) as failure:
+    verifiers.begin_test()
+    with pytest.raises(verifiers.RuleViolation) as failure:
         run_machine(FakeBroker(), CounterMachine, options=ModelOptions(PROFILE, seed=7))
     notes = "\n".join(failure.value.__notes__)
     assert "RD-05: the counter keeps count" in str(failure.value)
     assert "--model-seed" in notes and "reproduce_failure" in notes
-    shrunk = checks.current().attachments["shrunk steps"]
+    shrunk = verifiers.current().attachments["shrunk steps"]
     assert shrunk.count(". add") == 2 and "odd order" not in shrunk, shrunk  # two adds reach 3, nothing else
     assert "! RD-05 (MUST)" in shrunk
 
@@ -60,12 +60,12 @@ def test_a_should_difference_is_non_strict_and_reported_once():
     class OrderOnly(CounterMachine):
         add = None  # only odd_order remains
 
-    checks.begin_test()
+    verifiers.begin_test()
     run_machine(FakeBroker(), OrderOnly, options=ModelOptions(PROFILE, seed=1))
-    assert [finding.weight for finding in checks.current().non_strict] == [Strength.SHOULD]
-    judge._weigh_findings(checks.current())  # the judge's: non-strict
-    assert len(checks.current().non_strict) == 1
-    assert checks.current().observations["model profile"] == "test"
+    assert [finding.weight for finding in verifiers.current().non_strict] == [Strength.SHOULD]
+    judge.weigh_findings(verifiers.current())  # the judge's: non-strict
+    assert len(verifiers.current().non_strict) == 1
+    assert verifiers.current().observations["model profile"] == "test"
 
 
 def test_a_model_check_names_the_rules_it_covers():

@@ -54,10 +54,10 @@ def test_a_connection_the_broker_dropped_is_a_failure_unless_the_test_injected_a
 
     import pytest
 
-    from amqp_conformance.fixtures.vocabulary import checks
+    from amqp_conformance.fixtures.checking import verifiers
     from amqp_conformance.fixtures.core.rules import Rule, Strength
-    from amqp_conformance.fixtures.plugin.judge import Case
-    from amqp_conformance.fixtures.plugin.judge import outcome_of as judged
+    from amqp_conformance.fixtures.checking.judge import Case
+    from amqp_conformance.fixtures.checking.judge import outcome_of as judged
     from amqp_conformance.fixtures.wire.dialogue import ConnectionLost, NoReply
 
     class Item:
@@ -73,7 +73,7 @@ def test_a_connection_the_broker_dropped_is_a_failure_unless_the_test_injected_a
             raise exception
         except type(exception):
             call = SimpleNamespace(excinfo=pytest.ExceptionInfo.from_current())
-        record = checks.TestRecord()
+        record = verifiers.TestRecord()
         rule = Rule("QOS-10", "statement", Strength.SHOULD, "guide", "section")
         return judged(Case(Item(*markers), call, report, rule, record)), record.steps
 
@@ -88,10 +88,10 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
     rule's strength; 540 NOT_IMPLEMENTED is the specification's refusal, a recorded answer."""
     from types import SimpleNamespace
 
-    from amqp_conformance.fixtures.vocabulary import checks
+    from amqp_conformance.fixtures.checking import judge, verifiers
     from amqp_conformance.fixtures.core.rules import Rule, Strength
-    from amqp_conformance.fixtures.plugin.judge import Case
-    from amqp_conformance.fixtures.plugin.judge import outcome_of as judged
+    from amqp_conformance.fixtures.checking.judge import Case
+    from amqp_conformance.fixtures.checking.judge import outcome_of as judged
     from amqp_conformance.fixtures.wire.dialogue import Reply
 
     class Item:
@@ -102,7 +102,7 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
             return name if name in self.markers else None
 
     def outcome_of(*, closed=None, dropped=False, markers=()):
-        record = checks.TestRecord(observations={"outcome seen": "refused: the close"})
+        record = verifiers.TestRecord(observations={"outcome seen": "refused: the close"})
         record.connections.append(SimpleNamespace(closed_by_broker=closed, dropped_by_broker=dropped))
         passed = SimpleNamespace(skipped=False, failed=False, passed=True, when="call")
         rule = Rule("RD-07", "statement", Strength.INFO, "guide", "section")
@@ -114,14 +114,14 @@ def test_a_hard_error_of_the_broker_fails_even_an_info_rule_and_its_figure_stays
     assert "class 60, method 110" in record.steps[-1] and record.observations["outcome seen"]
     # The fail says what was required, expected and seen, though the test raised nothing (RD-07 by URL).
     broken = record.violation
-    assert broken.requirement == checks.HARD_ERROR_REQUIREMENT and "541" in broken.actual and broken.expected
+    assert broken.requirement == judge.HARD_ERROR_REQUIREMENT and "541" in broken.actual and broken.expected
     assert outcome_of(dropped=True)[0] is Outcome.FAIL
     assert "without connection.close" in outcome_of(dropped=True)[1].steps[-1]
     assert outcome_of(closed=Reply("connection", 540, "NOT_IMPLEMENTED", 60, 110))[0] is Outcome.INFO
     assert outcome_of(closed=Reply("channel", 406, "PRECONDITION_FAILED"))[0] is Outcome.INFO
     assert outcome_of(closed=crashed, markers=("fault",))[0] is Outcome.INFO  # under a fault, maybe the suite's cut
     # A probe that crashed the connection is no evidence of a missing feature.
-    record = checks.TestRecord()
+    record = verifiers.TestRecord()
     record.connections.append(SimpleNamespace(closed_by_broker=crashed, dropped_by_broker=False))
     skipped = SimpleNamespace(skipped=True, failed=False, passed=False, when="call", longrepr=("f", 1, "unsupported: no recover"))
     rule = Rule("RD-06", "statement", Strength.MUST, "guide", "section")
@@ -134,18 +134,18 @@ def test_the_verdicts_carry_fields_and_unsupported_is_a_type_not_a_text():
 
     import pytest
 
-    from amqp_conformance.fixtures.vocabulary import checks
+    from amqp_conformance.fixtures.checking import verifiers
     from amqp_conformance.fixtures.core.rules import Rule, Strength
-    from amqp_conformance.fixtures.plugin.judge import Case
-    from amqp_conformance.fixtures.plugin.judge import outcome_of as judged
+    from amqp_conformance.fixtures.checking.judge import Case
+    from amqp_conformance.fixtures.checking.judge import outcome_of as judged
 
-    broken = checks.violation("acking twice closes the channel", "channel.close 406", "channel open")
+    broken = verifiers.violation("acking twice closes the channel", "channel.close 406", "channel open")
     assert (broken.requirement, broken.expected, broken.actual) == (
         "acking twice closes the channel", "channel.close 406", "channel open")
     assert "expected: channel.close 406" in str(broken)  # the terminal still shows them
     again = pickle.loads(pickle.dumps(broken))
     assert (again.expected, again.actual, str(again)) == (broken.expected, broken.actual, str(broken))
-    finding = checks.NonStrict("reply text differs", expected="'x'", actual="'y'")
+    finding = verifiers.NonStrict("reply text differs", expected="'x'", actual="'y'")
     assert finding == "reply text differs" and type(str(finding)) is str and finding.actual == "'y'"
 
     def outcome_of(exception):
@@ -156,13 +156,13 @@ def test_the_verdicts_carry_fields_and_unsupported_is_a_type_not_a_text():
         report = SimpleNamespace(skipped=True, failed=False, passed=False, when="call", longrepr=("f", 1, "Skipped: whatever"))
         rule = Rule("RD-06", "statement", Strength.MUST, "guide", "section")
         return judged(Case(SimpleNamespace(get_closest_marker=lambda _: None), call, report, rule,
-                               checks.TestRecord()))
+                               verifiers.TestRecord()))
 
-    assert outcome_of(checks.Unsupported("no basic.recover", "540 NOT_IMPLEMENTED")) is Outcome.UNSUPPORTED
+    assert outcome_of(verifiers.Unsupported("no basic.recover", "540 NOT_IMPLEMENTED")) is Outcome.UNSUPPORTED
     # the words alone decide nothing: a plain skip saying "unsupported:" is a skip
     assert outcome_of(pytest.skip.Exception("unsupported: no basic.recover")) == "skipped"
     try:
-        checks.unsupported("no recover", "540")
-    except checks.Unsupported:
+        verifiers.unsupported("no recover", "540")
+    except verifiers.Unsupported:
         shown = pytest.ExceptionInfo.from_current().exconly(tryshort=True)
     assert shown == "Skipped: unsupported: no recover [540]"  # reads as any skip in the terminal

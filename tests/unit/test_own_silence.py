@@ -10,7 +10,7 @@ from pamqp import frame as pamqp_frame
 
 from amqp_conformance.fixtures.vocabulary.fault_workloads import (HarnessSilent, ended_at, last_write, own_silence, own_writes,
                                                      rule_out_own_silence)
-from amqp_conformance.fixtures.vocabulary import checks
+from amqp_conformance.fixtures.checking import verifiers
 
 CLOSE = pamqp_frame.marshal(spec.Connection.Close(reply_code=320, reply_text="missed heartbeats", class_id=0, method_id=0), 0)
 DELIVER = pamqp_frame.marshal(spec.Basic.Deliver(consumer_tag="c", delivery_tag=1, exchange="", routing_key="q"), 1)
@@ -25,7 +25,7 @@ def connection(*, heartbeat=2, frames=(), heartbeats=(), received=()):
 
 @pytest.fixture(autouse=True)
 def record():
-    checks.begin_test()
+    verifiers.begin_test()
 
 
 def test_frames_and_heartbeats_are_the_writes_the_broker_could_hear():

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from amqp_conformance.fixtures.core import timeouts
-from amqp_conformance.fixtures.vocabulary import checks
+from amqp_conformance.fixtures.checking import verifiers
 from amqp_conformance.fixtures.vocabulary.receiving import deliveries_until_quiet, expect_deliveries, receive
 from amqp_conformance.fixtures.wire.dialogue import Closed, ConnectionLost, Delivery, NoReply, Reply
 
@@ -40,7 +40,7 @@ class ScriptedChannel:
 
 
 def run(coro):
-    checks.begin_test()
+    verifiers.begin_test()
     return asyncio.run(coro)
 
 
@@ -77,7 +77,7 @@ def test_until_quiet_keeps_the_late_ones_and_records_a_close():
     channel = ScriptedChannel(delivery(b"a", 1), delivery(b"b", 2), delivery(b"late", 3), then=CLOSED)
     got = run(deliveries_until_quiet(channel, expected=2, quiet=0.1))
     assert [d.body for d in got] == [b"a", b"b", b"late"]
-    assert "channel closed while counting deliveries" in checks.current().observations
+    assert "channel closed while counting deliveries" in verifiers.current().observations
 
 
 class RacingChannel:

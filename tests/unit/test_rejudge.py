@@ -10,8 +10,8 @@ import sys
 
 from amqp_conformance.fixtures.core.outcomes import CHECK_ATTACHMENT, HISTORY_ATTACHMENT, RESULTS_FILE, CaseResult
 from amqp_conformance.fixtures.vocabulary.history import expect_none
-from amqp_conformance.fixtures.vocabulary.history_checker import check_history
-from amqp_conformance.fixtures.vocabulary.checks import RuleViolation
+from amqp_conformance.fixtures.checking.history import check_history
+from amqp_conformance.fixtures.checking.verifiers import RuleViolation
 from amqp_conformance.reports import rejudge
 from tests.suite_runs import REPO
 from tests.unit.test_history_checker import ack, deliver, lost_connection, published_and_confirmed

@@ -1,6 +1,6 @@
 """Issue 35 over plain records: when harness lag explains a verdict (the judge's table
 entry), which cases are rerun, and what a case rerun after the run comes to
-(amqp_conformance.fixtures.core.rerun_verdicts, harness_lag; the judge's settled_record)."""
+(amqp_conformance.fixtures.core.rerun_verdicts, harness_lag; the case records' settled_record)."""
 
 import asyncio
 import time
@@ -13,10 +13,11 @@ from amqp_conformance.fixtures.core.outcomes import HARNESS_LAG, CaseResult, Out
 from amqp_conformance.fixtures.core.rerun_verdicts import (FLAKY, HARNESS_ONLY, LAG_EVERY_TIME, RERUN_AFTER_ERROR,
                                                    RERUN_AFTER_LAG, WHY_ERROR, WHY_LAG, WHY_NEW, WHY_UNLISTED,
                                                    settle, wants_another, why_rerun)
-from amqp_conformance.fixtures.plugin import judge, reruns
+from amqp_conformance.fixtures.checking import judge
+from amqp_conformance.fixtures.plugin import case_records, reruns
 from amqp_conformance.fixtures.plugin.baselines import BASELINE_KEY, NEW, Expectation
 from amqp_conformance.fixtures.core.rules import Strength
-from amqp_conformance.fixtures.vocabulary.checks import TestRecord as Record
+from amqp_conformance.fixtures.checking.verifiers import TestRecord as Record
 
 FAIL, PASS, ERROR, NON_STRICT = Outcome.FAIL, Outcome.PASS, Outcome.ERROR, Outcome.NON_STRICT
 
@@ -90,19 +91,19 @@ def config_with(baseline: dict | None):
 
 
 def test_the_settled_record_keeps_the_deciding_attempt_and_lists_every_other():
-    flaky = judge.settled_record(config_with({}), [attempt(FAIL, 3, "lost 1"), attempt(PASS, 2)])
+    flaky = case_records.settled_record(config_with({}), [attempt(FAIL, 3, "lost 1"), attempt(PASS, 2)])
     assert flaky.outcome == FAIL and flaky.rerun_reason == FLAKY
     assert flaky.steps == ["step of the fail attempt"] and flaky.evidence == "lost 1"  # the finding's evidence
     assert [(a["attempt"], a["outcome"]) for a in flaky.attempts] == [(2, "pass")]
     assert flaky.deviation == NEW and flaky.baseline is None  # a pass expected: the flaky fail is new
 
-    lagged = judge.settled_record(config_with({}), [attempt(HARNESS_LAG, 1400, "late"), attempt(PASS, 1)])
+    lagged = case_records.settled_record(config_with({}), [attempt(HARNESS_LAG, 1400, "late"), attempt(PASS, 1)])
     assert lagged.outcome == PASS and lagged.rerun_reason == RERUN_AFTER_LAG and lagged.deviation is None
     assert lagged.attempts[0]["outcome"] == HARNESS_LAG and lagged.attempts[0]["harness_lag_ms"] == 1400
 
     expected_fail = config_with({"ACK-04[ack]": Expectation("fail", "known")})
-    assert judge.settled_record(expected_fail, [attempt(HARNESS_LAG, 900), attempt(FAIL)]).deviation == "known"
-    unjudged = judge.settled_record(expected_fail, [attempt(HARNESS_LAG, 900), attempt(HARNESS_LAG, 800)])
+    assert case_records.settled_record(expected_fail, [attempt(HARNESS_LAG, 900), attempt(FAIL)]).deviation == "known"
+    unjudged = case_records.settled_record(expected_fail, [attempt(HARNESS_LAG, 900), attempt(HARNESS_LAG, 800)])
     assert unjudged.outcome == HARNESS_LAG and unjudged.deviation is None  # counted apart, never a deviation
 
 
@@ -117,7 +118,8 @@ def judged(lag_ms: float, *, passed=False, raised=AssertionError, heartbeat=0, s
     report = SimpleNamespace(passed=passed, failed=not passed, skipped=False, when="call")
     excinfo = None if passed else SimpleNamespace(errisinstance=lambda kind: issubclass(raised, kind))
     record = Record(connections=[SimpleNamespace(heartbeat=heartbeat)] if heartbeat else [])
-    case = judge.Case(item, SimpleNamespace(excinfo=excinfo), report, SimpleNamespace(strength=strength), record)
+    case = judge.Case(item, SimpleNamespace(excinfo=excinfo), report, SimpleNamespace(strength=strength), record,
+                      reruns.case_lag_ms(item))  # measured as the plugin measures it
     return judge.outcome_of(case), record.steps
 
 

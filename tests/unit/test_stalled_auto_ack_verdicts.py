@@ -5,15 +5,16 @@ connection lives, a loss of a message never sent, a repeat or a reordering fails
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import checks, expect_auto_ack_accounted, message_ids
-from amqp_conformance.fixtures.vocabulary.checks import RuleViolation
+from amqp_conformance.fixtures.checking import verifiers
+from amqp_conformance.fixtures.vocabulary import expect_auto_ack_accounted, message_ids
+from amqp_conformance.fixtures.checking.verifiers import RuleViolation
 
 IDS = message_ids("flt09", 20)
 
 
 @pytest.fixture(autouse=True)
 def record():
-    return checks.begin_test()
+    return verifiers.begin_test()
 
 
 def test_a_kept_consumer_that_got_everything_passes():

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import checks
-from amqp_conformance.fixtures.vocabulary.checks import RuleViolation, expect_closed, expect_open
+from amqp_conformance.fixtures.checking import verifiers
+from amqp_conformance.fixtures.checking.verifiers import RuleViolation, expect_closed, expect_open
 from amqp_conformance.fixtures.wire.dialogue import Closed, ConnectionLost, NoReply, Reply
 
 
@@ -27,15 +27,15 @@ PRECONDITION = Reply("channel", 406, "PRECONDITION_FAILED - unknown delivery tag
 
 
 def run(coro):
-    checks.begin_test()
+    verifiers.begin_test()
     return asyncio.run(coro)
 
 
 def test_a_matching_close_passes_and_is_recorded():
     reply = run(expect_closed(FakeChannel(PRECONDITION), code=406, text="unknown delivery tag 1"))
     assert reply == PRECONDITION
-    assert checks.current().observations["reply"] == str(PRECONDITION)
-    assert checks.current().non_strict == []
+    assert verifiers.current().observations["reply"] == str(PRECONDITION)
+    assert verifiers.current().non_strict == []
 
 
 def test_a_close_provoked_by_an_earlier_frame_is_found_by_the_barrier():
@@ -45,12 +45,12 @@ def test_a_close_provoked_by_an_earlier_frame_is_found_by_the_barrier():
 def test_a_different_text_is_only_non_strict():
     other_text = Reply("channel", 406, "PRECONDITION_FAILED - Delivery tag [1] not found")
     run(expect_closed(FakeChannel(other_text), code=406, text="unknown delivery tag 1"))
-    assert "Delivery tag [1] not found" in checks.current().non_strict[0]
+    assert "Delivery tag [1] not found" in verifiers.current().non_strict[0]
 
 
 def test_a_regex_text_is_searched():
     run(expect_closed(FakeChannel(PRECONDITION), code=406, text=re.compile(r"tag \d+")))
-    assert checks.current().non_strict == []
+    assert verifiers.current().non_strict == []
 
 
 @pytest.mark.parametrize("reply, shown", [
@@ -104,12 +104,12 @@ def test_a_refused_management_request_is_unsupported_with_the_brokers_stated_rea
 
 
 def test_a_refusal_the_guide_leaves_open_needs_a_close_and_judges_rabbitmqs_code_non_strict():
-    from amqp_conformance.fixtures.vocabulary.checks import expect_refused
+    from amqp_conformance.fixtures.checking.verifiers import expect_refused
 
     assert run(expect_refused(FakeChannel(PRECONDITION), code=406)) == PRECONDITION
-    assert checks.current().non_strict == []
+    assert verifiers.current().non_strict == []
     run(expect_refused(FakeChannel(Reply("connection", 503, "COMMAND_INVALID")), code=406))
-    assert "connection.close 503" in checks.current().non_strict[0]
+    assert "connection.close 503" in verifiers.current().non_strict[0]
     with pytest.raises(RuleViolation, match="the channel stayed open"):
         run(expect_refused(FakeChannel(), code=406, requirement="refused"))
 
@@ -127,12 +127,12 @@ def test_equal_consumers_are_judged_by_what_they_got_the_same_way_every_time(tag
     bodies = [b"m1", b"m2", b"m3", b"m4"]
     order = [(f"high-{tag}", body) for tag, body in zip(tags, bodies)]
     consumers = ["high-a", "high-b"]
-    checks.begin_test()
+    verifiers.begin_test()
     try:
         expect_no_consumer_starves(order, consumers, len(bodies))
         expect_round_robin(order, consumers, bodies)
     except RuleViolation:
         seen = "fail"
     else:
-        seen = "non-strict" if checks.current().non_strict else "pass"
+        seen = "non-strict" if verifiers.current().non_strict else "pass"
     assert seen == verdict

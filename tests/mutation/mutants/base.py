@@ -28,7 +28,7 @@ class Mutant(NamedRewrite):
     # only in newer RabbitMQ (x-consumer-timeout: 3.12+), where 3.10.8 answers unsupported.
     judged_on: str = "rabbitmq-3.10"
     # Breaks its rules by a hard error (a connection closed with 541, or dropped), which
-    # fails a rule of any strength (amqp_conformance.fixtures.vocabulary.checks.hard_errors): INFO rules too.
+    # fails a rule of any strength (amqp_conformance.fixtures.checking.judge.hard_errors): INFO rules too.
     hard_error: bool = False
     # Judged only through a node of the suite's own (tests/mutation/test_node_mutants.py):
     # what it breaks rests on a setting the suite makes there with rabbitmqctl (a policy),

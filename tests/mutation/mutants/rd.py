@@ -169,7 +169,7 @@ class RecoverSkipsOrphanedDeliveries(Mutant):
 class RecoverWithoutRequeueCrashes(Mutant):
     """basic.recover(requeue=false) closes the connection with 541 INTERNAL_ERROR, as a
     broker whose connection process crashed on it would (RabbitMQ refuses it with 540).
-    RD-07 is INFO, yet a hard error fails its case (amqp_conformance.fixtures.vocabulary.checks.hard_errors)."""
+    RD-07 is INFO, yet a hard error fails its case (amqp_conformance.fixtures.checking.judge.hard_errors)."""
 
     breaks = ("RD-07",)
     hard_error = True
