@@ -1,6 +1,6 @@
 """Issue 35 over plain records: when harness lag explains a verdict (the judge's table
 entry), which cases are rerun, and what a case rerun after the run comes to
-(amqp_conformance.fixtures.core.rerun_verdicts, harness_lag; the case records' settled_record)."""
+(amqp_conformance.fixtures.checking.rerun_verdicts, harness_lag; the case records' settled_record)."""
 
 import asyncio
 import time
@@ -10,9 +10,9 @@ import pytest
 
 from amqp_conformance.fixtures.core import harness_lag
 from amqp_conformance.fixtures.core.outcomes import HARNESS_LAG, CaseResult, Outcome
-from amqp_conformance.fixtures.core.rerun_verdicts import (FLAKY, HARNESS_ONLY, LAG_EVERY_TIME, RERUN_AFTER_ERROR,
-                                                   RERUN_AFTER_LAG, WHY_ERROR, WHY_LAG, WHY_NEW, WHY_UNLISTED,
-                                                   settle, wants_another, why_rerun)
+from amqp_conformance.fixtures.checking.rerun_verdicts import (FLAKY, HARNESS_ONLY, LAG_EVERY_TIME, RERUN_AFTER_ERROR,
+                                                               RERUN_AFTER_LAG, WHY_ERROR, WHY_LAG, WHY_NEW,
+                                                               WHY_UNLISTED, settle, wants_another, why_rerun)
 from amqp_conformance.fixtures.checking import judge
 from amqp_conformance.fixtures.plugin import case_records, reruns
 from amqp_conformance.fixtures.plugin.baselines import BASELINE_KEY, NEW, Expectation
