@@ -128,3 +128,19 @@ def test_reports_build_help_lists_each_option_once():
     for option in ("--out", "--data", "--master", "--conf", "--window", "--full", "--known-broker", "--no-allure"):
         assert len(re.findall(rf"^  {option}\b", shown.stdout, flags=re.MULTILINE)) == 1, (option, shown.stdout)
     assert "(default: 30 runs)" in " ".join(shown.stdout.split())
+
+
+def test_a_refused_run_over_a_stored_one_is_not_reported_stored(tmp_path, monkeypatch, capsys):
+    """The command said "run stored in DIR" whenever DIR held a manifest, also when the
+    run store had refused DIR because it already held a stored run."""
+    stored = tmp_path / "runs" / "r1"
+    stored.mkdir(parents=True)
+    (stored / "manifest.json").write_text("{}")
+    monkeypatch.setattr(cli, "_pytest_forwarding_signals", lambda command: 4)  # refused: nothing written
+    assert cli.run(["-k", "ACK-04"], stored, cli.Launcher("amqp-conformance", "[amqp-conformance]", False)) == 4
+    assert "run stored" not in capsys.readouterr().out and (stored / "manifest.json").exists()
+    fresh = tmp_path / "runs" / "r2"
+    monkeypatch.setattr(cli, "_pytest_forwarding_signals",
+                        lambda command: (fresh.mkdir(), (fresh / "manifest.json").write_text("{}"), 0)[-1])
+    assert cli.run([], fresh, cli.Launcher("amqp-conformance", "[amqp-conformance]", False)) == 0
+    assert capsys.readouterr().out.strip() == f"[amqp-conformance] run stored in {fresh}"
