@@ -27,6 +27,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,6 +113,32 @@ def differing_rules(matrix: list[dict]) -> set[str]:
 
 def count_text(found: int) -> str:
     return f"{found} case differs" if found == 1 else f"{found} cases differ"
+
+
+# The markers that select a rule only when a -m expression names them (a default run never
+# runs it), as the matrix names them for a rule no stored run ran.
+SELECTED_ON_DEMAND = ("perf", "fuzz", "long", "cluster")
+
+
+def catalogue() -> dict[str, str]:
+    """Every catalogued rule (conformance/index.json), with what its matrix row says where
+    no stored run ran it: "not run", or "not run (-m perf)" for a rule that only a -m
+    expression selects."""
+    from amqp_conformance.fixtures.core import rule_index
+
+    index = rule_index.load()
+    marks_of: dict[str, list[set[str]]] = {}
+    for case in index.cases if index is not None else ():
+        for rule_id in (k for k in case.keywords if RULE_ID.fullmatch(k)):
+            marks_of.setdefault(rule_id, []).append({name for name, _ in case.marks})
+    rules = {}
+    for rule_id, marks in marks_of.items():
+        only_by = [m for m in SELECTED_ON_DEMAND if all(m in case_marks for case_marks in marks)]
+        rules[rule_id] = f"not run (-m {only_by[0]})" if only_by else "not run"
+    return rules
+
+
+RULE_ID = re.compile(r"[A-Z]+-\d{2}")
 
 
 def rule_order(rule_id: str):

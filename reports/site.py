@@ -47,20 +47,24 @@ def _chart(name: str):
 def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: list[dict], runs: list[dict],
            report_link: str | None, problems: list[str], in_report: set[str] | None = None,
            perf: list[dict] | None = None,
-           pass_rates: list[dict] | None = None, window: str = "the stored runs") -> str:
+           pass_rates: list[dict] | None = None, window: str = "the stored runs",
+           catalogue: dict[str, str] | None = None) -> str:
     """in_report: the report ids the Allure report holds; only those cases are linked.
     pass_rates: (broker_key, week, runs, mean, lowest, highest) rows (pipeline.pass_rates).
     window: the runs the pass rates cover, as the page names them.
-    perf: the PERF figures with their trends (pipeline.perf_trends), for their charts."""
+    perf: the PERF figures with their trends (pipeline.perf_trends), for their charts.
+    catalogue: every rule with what its row says where no run ran it (default: the
+    catalogue's index, amqp_conformance.reports.cells.catalogue): each has a row."""
     brokers = sorted({r["broker_key"] for r in matrix})
-    rules = sorted({r["rule"] for r in matrix}, key=rule_cells.rule_order)
+    not_run = rule_cells.catalogue() if catalogue is None else catalogue
+    rules = sorted({r["rule"] for r in matrix} | set(not_run), key=rule_cells.rule_order)
     link = _linker(report_link, in_report)
     cells = {(r["broker_key"], r["rule"]): _cell(r, link) for r in matrix}
     perf = perf or []
     return TEMPLATES.get_template("index.html.j2").render(
         runs=len(runs), brokers=brokers, rules=rules, built=f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M}",
         report_link=report_link, classes=ORDER, colours=COLOURS, window=window, transports=_latest_transport(runs),
-        cells=cells, differing=rule_cells.differing_rules(matrix), pairs=_pairs(matrix, brokers, link),
+        cells=cells, not_run={rule: not_run.get(rule, "not run") for rule in rules}, differing=rule_cells.differing_rules(matrix), pairs=_pairs(matrix, brokers, link),
         outcomes_chart=outcomes_chart(matrix), pass_rate_chart=pass_rate_chart(pass_rates or []),
         latency_chart=latency_chart(sorted(latency, key=_by_broker_fault)),
         latency=sorted(latency, key=_by_broker_fault),
@@ -92,8 +96,16 @@ def _cell(row: dict, link) -> dict:
             "text": rule_cells.mix(row.get("latest_outcomes") or [outcome])
             + (" \u2691" if row.get("known_deviation") else "") + (" *" if row.get("latest_changed") else ""),
             "link": link(row.get("latest_report_id")),
-            "rate": "–" if rate is None else f"{rate * 100:.0f}% ({row.get('runs')})",
+            "rate": _rate_text(outcome, rate, row.get("runs")),
             "cases": [{**case, "link": link(case.get("report_id"))} for case in row.get("latest_case_links") or []]}
+
+
+def _rate_text(outcome: str, rate: float | None, runs) -> str:
+    """The pass rate under a cell. A rule that could not run on the broker (unsupported)
+    has no pass rate: "0 %" would read as a rule it fails."""
+    if rate is None or outcome == "unsupported":
+        return f"– ({runs})" if runs and outcome == "unsupported" else "–"
+    return f"{rate * 100:.0f}% ({runs})"
 
 
 def _pairs(matrix: list[dict], brokers: list[str], link) -> list[dict]:
@@ -136,7 +148,11 @@ def outcomes_chart(matrix: list[dict]) -> dict | None:
             into[case["outcome"]] = into.get(case["outcome"], 0) + 1
     if not counts:
         return None
-    label_w, bars, row_h = 220, 600, 26
+    summaries = {broker: ", ".join(f"{by_outcome[o]} {o}" for o in [*ORDER, *sorted(set(by_outcome) - set(ORDER))]
+                                   if by_outcome.get(o)) for broker, by_outcome in counts.items()}
+    label_w = _text_width(counts, 12) + 12
+    text_w = max(_text_width([f"{sum(c.values())} cases: {summaries[b]}" for b, c in counts.items()], 11), 1) + 10
+    bars, row_h = max(240, min(600, CHART_WIDTH - label_w - text_w)), 26
     top = max(sum(c.values()) for c in counts.values()) or 1
     rows = []
     for i, (broker, by_outcome) in enumerate(sorted(counts.items())):
@@ -149,7 +165,7 @@ def outcomes_chart(matrix: list[dict]) -> dict | None:
                 x += n / top * bars
         rows.append({"broker": broker, "y": 5 + i * row_h, "bars": drawn, "end": x, "cases": sum(by_outcome.values()),
                      "summary": ", ".join(f"{b['n']} {b['outcome']}" for b in drawn)})
-    return {"width": label_w + bars + 340, "height": row_h * len(rows) + 10, "rows": rows}
+    return {"width": label_w + bars + text_w, "height": row_h * len(rows) + 10, "rows": rows}
 
 
 def pass_rate_chart(pass_rates: list[dict]) -> dict | None:
@@ -187,14 +203,30 @@ def _week(value) -> str:
 def latency_chart(latency: list[dict]) -> dict | None:
     if not latency:
         return None
-    bars = 540
     top = max(r["p99_ms"] or 0 for r in latency) or 1
-    rows = [{"y": 10 + i * 22, "label": f"{r['broker_key']} / {r['fault']}",
+    texts = [f"p50 {r['p50_ms']} / p90 {r['p90_ms']} / p99 {r['p99_ms']} ms ({r['confirms']} confirms)" for r in latency]
+    labels = [f"{r['broker_key']} / {r['fault']}" for r in latency]
+    text_w = _text_width(texts, 10) + 10
+    bars = max(240, min(540, CHART_WIDTH - text_w))
+    # Each row: its label on a line of its own above its bars (a long broker and fault
+    # name never runs under them), the figures right of the longest bar.
+    rows = [{"y": 4 + i * LATENCY_ROW, "label": label,
              "bars": [{"name": p[:-3], "ms": r[p], "w": (r[p] or 0) / top * bars, "colour": colour}
                       for p, colour in (("p99_ms", "#fca5a5"), ("p90_ms", "#f87171"), ("p50_ms", "#b91c1c"))],
-             "text": f"p50 {r['p50_ms']} / p90 {r['p90_ms']} / p99 {r['p99_ms']} ms ({r['confirms']} confirms)"}
-            for i, r in enumerate(latency)]
-    return {"width": 1150, "height": 22 * len(rows) + 20, "rows": rows, "text_x": 270 + bars}
+             "text": text}
+            for i, (r, label, text) in enumerate(zip(latency, labels, texts))]
+    return {"width": max(bars + text_w, _text_width(labels, 11)) + 4, "height": LATENCY_ROW * len(rows) + 8,
+            "rows": rows, "text_x": bars + 8}
+
+
+CHART_WIDTH = 1100  # the widest a chart is drawn: inside the page's column at a 1280 px window
+LATENCY_ROW = 38
+
+
+def _text_width(texts, font_px: float) -> float:
+    """An upper estimate of the width of the longest text at `font_px` (system-ui: no
+    glyph is wider than 0.62 em apart from W and M, which are rare here)."""
+    return max((len(str(t)) for t in texts), default=0) * font_px * 0.62
 
 
 def markdown_cell(cell: dict) -> str:
