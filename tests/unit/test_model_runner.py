@@ -41,7 +41,7 @@ class CounterMachine(RuleBasedStateMachine):
         self.journal.difference("RQ-05", "should", "order is kept", "1, 2", "2, 1")
 
 
-PROFILE = ModelProfile("test", max_examples=200, steps=10, time_box=5.0, shrink_bound=5.0, chunk=50)
+PROFILE = ModelProfile("test", max_examples=200, steps=10, time_net=60.0, shrink_bound=5.0, chunk=50)
 
 
 def test_a_must_difference_fails_with_the_shrunk_steps_and_a_seed():
