@@ -255,11 +255,14 @@ class Link:
         rewrite = self.proxy.rewrite
         buffer = bytearray()
         if direction == TO_BROKER:
+            reads = 0  # how many reads the client's header took (a split header: more than one)
             while len(buffer) < PROTOCOL_HEADER_SIZE:
                 chunk = await _read(reader)
                 if not chunk:
                     return
                 buffer += chunk
+                reads += 1
+            self.state["protocol header reads"] = reads
             self._writers[TO_BROKER].write(rewrite.protocol_header(self, TO_BROKER, bytes(buffer[:PROTOCOL_HEADER_SIZE])))
             del buffer[:PROTOCOL_HEADER_SIZE]
         else:

@@ -149,10 +149,25 @@ class BodyInManyFramesCut(Mutant):
         return None
 
 
+class ProtocolHeaderReadOnce(Mutant):
+    """A broker that reads the 8-octet protocol header with one read: a header that came in
+    pieces is judged on the first piece alone, which is no header it speaks (the octets
+    after it read as zeros), so the broker answers with its own header and closes. (Issue
+    46 saw a broker at a URL do this; garagemq fails a split header too.) FLT-05's slicer
+    copies split every header with a pause, so each fails at its handshake."""
+
+    breaks = ("FLT-05",)
+
+    def protocol_header(self, link, direction, header):
+        if direction == TO_BROKER and link.state.get("protocol header reads", 1) > 1:
+            return header[:4] + bytes(4)
+        return header
+
+
 MUTANTS: tuple[type[Mutant], ...] = (FrameEndRepaired, UnreadableFramesIgnored, MisplacedFramesIgnored,
                                      ContentRepaired, ConnectionExceptionCodesShifted,
                                      MalformedTableIsAnInternalError, BystandersDroppedAfterABadFrame,
-                                     BodyFramesMerged, BodyInManyFramesCut)
+                                     BodyFramesMerged, BodyInManyFramesCut, ProtocolHeaderReadOnce)
 # The MUST rules of this area no proxy can break, and why.
 NOT_EXPRESSIBLE: dict[str, str] = {
     "FR-14": "the proxy assembles each channel's content before any rewrite sees it, so the interleaving of "
