@@ -1,0 +1,92 @@
+"""The fuzz cases added for issue 46 (F1, F8, F11, F16, F17, F18) draw what spec-rules.md
+section 5 says, without a broker: each drawn example is checked against its case's
+definition, and a stored example replays with every field it was drawn with."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from amqp_conformance.fixtures.models import fuzzing
+from amqp_conformance.fixtures.models.fuzz_cases import (AMQP_0_9_1, ANY, ANSWERS, CUT_QUEUE, ENDS,
+                                                         HEADER_THEN_END, SERVES, Example)
+from amqp_conformance.fixtures.wire import raw_frames as frames
+from amqp_conformance.fixtures.wire.frames import FRAME_HEADER
+
+
+@pytest.fixture(scope="module")
+def drawn() -> list[Example]:
+    seen: list[Example] = []
+    fuzzing.search(fuzzing.FuzzOptions(examples=600, seed=46), seen.append)
+    return seen
+
+
+def _frames(data: bytes) -> list[bytes]:
+    return _frames_prefix(data)
+
+
+def test_every_new_case_is_drawn(drawn):
+    counts = Counter(example.case for example in drawn)
+    assert all(counts[case] for case in ("F1", "F8", "F11", "F16", "F17", "F18")), counts
+
+
+def test_f1_expects_what_pdf_4_2_2_says_of_each_header(drawn):
+    for example in (e for e in drawn if e.case == "F1"):
+        data = b"".join(example.chunks)
+        assert example.fresh
+        expected = (SERVES if data[:8] == AMQP_0_9_1 else ANY if len(data) < 8
+                    else ANSWERS if data.startswith(b"AMQP") else HEADER_THEN_END)
+        assert example.expect == expected, example
+
+
+def test_f8_is_a_whole_mandatory_publish_with_channel_two_between_its_frames(drawn):
+    for example in (e for e in drawn if e.case == "F8"):
+        sent = [f for chunk in example.chunks for f in _frames(chunk)]
+        own = [f for f in sent if FRAME_HEADER.unpack_from(f)[1] == 1][:-1]  # the last: channel 1's barrier
+        others = [f for f in sent[1:] if FRAME_HEADER.unpack_from(f)[1] == 2]
+        body = b"".join(frames.payload_of(f) for f in own if f[0] == frames.BODY)
+        assert body == example.returned and example.expect == SERVES
+        assert sent.index(own[0]) < sent.index(others[0]) < sent.index(own[-1]) if others else True
+        assert example.answers == 1 + len(others) + 4
+
+
+def test_f17_cuts_before_the_content_is_whole(drawn):
+    for example in (e for e in drawn if e.case == "F17"):
+        (cut,) = example.chunks
+        assert example.cut and cut and CUT_QUEUE.encode()[:max(0, len(cut) - 16)] in cut
+        whole = _frames_prefix(cut)  # the frames the cut leaves whole: never the content's last octet
+        announced = int.from_bytes(frames.payload_of(whole[1])[4:12], "big") if len(whole) > 1 else 1
+        assert sum(len(frames.payload_of(f)) for f in whole[2:]) < announced, example
+
+
+def _frames_prefix(data: bytes) -> list[bytes]:
+    whole = []
+    while len(data) >= FRAME_HEADER.size:
+        size = FRAME_HEADER.unpack_from(data)[2]
+        if len(data) < FRAME_HEADER.size + size + 1:
+            break
+        whole.append(data[:FRAME_HEADER.size + size + 1])
+        data = data[FRAME_HEADER.size + size + 1:]
+    return whole
+
+
+def test_f11_broken_queue_arguments_end_the_connection_and_the_rest_are_judged_by_the_invariants(drawn):
+    tables = [e for e in drawn if e.case == "F11"]
+    assert {e.expect for e in tables} == {ENDS, ANY}
+    for example in tables:
+        declare = example.chunks[0][FRAME_HEADER.size:FRAME_HEADER.size + 4] == b"\x00\x32\x00\x0a"
+        assert example.expect == ANY or declare
+
+
+def test_f18_within_channel_max_serves(drawn):
+    for example in (e for e in drawn if e.case == "F18"):
+        assert len(set(example.channel_offsets)) == len(example.channel_offsets)
+        assert example.expect == (SERVES if max(example.channel_offsets) <= 0 else ANY)
+
+
+def test_a_stored_example_replays_with_every_field(tmp_path, drawn):
+    kept = [next(e for e in drawn if e.case == case) for case in ("F1", "F8", "F17", "F18", "F2")]
+    for example in kept:
+        fuzzing._store(tmp_path, example)
+    assert fuzzing.stored_examples(tmp_path) == kept
