@@ -17,7 +17,7 @@ from hypothesis.stateful import RuleBasedStateMachine, rule
 from amqp_conformance.fixtures.models.fuzzing import FuzzNetReached, FuzzOptions, search
 from amqp_conformance.fixtures.models.profiles import DEFAULT_SEED, PROFILES, ModelOptions, ModelProfile
 from amqp_conformance.fixtures.models.runner import SearchNetReached, run_machine
-from amqp_conformance.fixtures.vocabulary import checks
+from amqp_conformance.fixtures.checking import verifiers
 
 
 class FakeBroker:
@@ -53,7 +53,7 @@ def drawn_fuzz_examples(examples: int = 150, net: float = 900.0) -> list:
 
 
 def model_steps(options: ModelOptions) -> tuple[list[str], int]:
-    checks.begin_test()
+    verifiers.begin_test()
     StepsWritten.taken = []
     journal = run_machine(FakeBroker(), StepsWritten, options=options)
     return list(StepsWritten.taken), journal.examples
@@ -104,7 +104,7 @@ def test_the_model_search_runs_its_examples_on_a_slow_clock(slow_clock):
     with _real_clock():
         quiet = model_steps(CI)
     assert model_steps(CI) == quiet
-    assert checks.current().observations["model seeds"] == f"{DEFAULT_SEED}..{DEFAULT_SEED + 5}"
+    assert verifiers.current().observations["model seeds"] == f"{DEFAULT_SEED}..{DEFAULT_SEED + 5}"
 
 
 def test_the_model_search_past_its_net_is_an_error_not_a_shorter_pass(slow_clock):
