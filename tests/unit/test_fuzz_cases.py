@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from amqp_conformance.fixtures.models import fuzzing
-from amqp_conformance.fixtures.models.fuzz_cases import (AMQP_0_9_1, ANY, ANSWERS, CUT_QUEUE, ENDS,
+from amqp_conformance.fixtures.models.fuzz_cases import (AMQP_0_9_1, ANY, ANSWERS, CASES, CUT_QUEUE, ENDS,
                                                          HEADER_THEN_END, SERVES, Example)
 from amqp_conformance.fixtures.wire import raw_frames as frames
 from amqp_conformance.fixtures.wire.frames import FRAME_HEADER
@@ -17,8 +17,11 @@ from amqp_conformance.fixtures.wire.frames import FRAME_HEADER
 
 @pytest.fixture(scope="module")
 def drawn() -> list[Example]:
+    """A dozen examples of each fuzz case (each case's own search, as MDL-03 runs them)."""
     seen: list[Example] = []
-    fuzzing.search(fuzzing.FuzzOptions(examples=600, seed=46), seen.append)
+    options = fuzzing.FuzzOptions(examples=12 * len(CASES), seed=46)
+    for case in CASES:
+        fuzzing.search(options, seen.append, case=case)
     return seen
 
 
