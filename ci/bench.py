@@ -8,6 +8,11 @@ shown, never dropped: a fast run with wrong verdicts is not a result.
     ci/bench --runs 3 "--broker rabbitmq -n 8" "--broker rabbitmq-tls -n 8"
     ci/bench --runs 3 "-n 8 -m 'not fault'"
     ci/bench --runs 5 --under-load 4 ""          # the default run beside 4 busy processes
+    ci/bench --runs 3 --old-tree /tmp/old ""     # the default run, that tree's ci/suite beside this one's
+
+`--old-tree DIR` runs every configuration also with the ci/suite of another checkout (an
+older commit, set up with its own ci/setup), interleaved with this tree's (old A, new A, old
+B, new B, ...): the two are compared on the same machine under the same load.
 
 `--under-load N` starts N busy processes (a spinning loop each) for the whole benchmark:
 they compete with the suite for the cores, as other jobs on a shared CI runner do. Each is
@@ -19,6 +24,11 @@ harness lag any attempt saw (from the run's results.jsonl).
 Runs are stored in a temporary run store (AMQP_RUNS_DIR) and deleted afterwards, so a
 benchmark leaves reports/runs as it was, except a run that did not match its baseline: it
 is moved to reports/runs/ (its frames and reproducers explain the difference). Prints a Markdown table; --json FILE keeps every run.
+
+Besides the wall time, each run's CPU time: user + system of ci/suite's whole process tree
+(pytest, its xdist workers, the broker nodes and Toxiproxy it started), as the kernel
+accounts it to the benchmark once each process has been waited for (getrusage of the
+children). On a shared machine the wall time follows the load; the CPU time much less.
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ import signal
 import os
 import shutil
 import re
+import resource
 import shlex
 import statistics
 import subprocess
@@ -68,6 +79,8 @@ class Run:
     harness_lag: int = 0
     worst_lag_ms: float = 0.0
     reruns: list[str] | None = None  # each rerun case: its attempts and what it was reported as
+    cpu_s: float = 0.0  # user + system of the run's whole process tree
+    tree: str = "new"  # "old": the --old-tree checkout's ci/suite
 
 
 def busy_processes(count: int) -> list[subprocess.Popen]:
@@ -105,15 +118,22 @@ def what_the_run_says(run_dir: Path) -> dict:
     return found
 
 
-def one_run(config: str, runs_dir: str, keep: Path | None = None) -> Run:
+def tree_cpu_s() -> float:
+    """User + system CPU of every descendant waited for so far (the process tree of each
+    finished ci/suite; the busy processes of --under-load are waited for only at the end)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def one_run(config: str, runs_dir: str, keep: Path | None = None, tree: Path = REPO) -> Run:
     load_before = os.getloadavg()[0]
     env = {**os.environ, "AMQP_RUNS_DIR": runs_dir}
-    started = time.monotonic()
+    started, cpu_before = time.monotonic(), tree_cpu_s()
     done = subprocess.run(
-        [str(REPO / "ci" / "suite"), "-q", *shlex.split(config)],
-        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [str(tree / "ci" / "suite"), "-q", *shlex.split(config)],
+        cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
-    seconds = time.monotonic() - started
+    seconds, cpu_s = time.monotonic() - started, tree_cpu_s() - cpu_before
     found = SUMMARY.findall(done.stdout)
     cases = sum(int(n) for n in found[-1]) if found else 0
     said = next((what_the_run_says(run) for run in Path(runs_dir).iterdir() if run.is_dir()), {})
@@ -127,35 +147,43 @@ def one_run(config: str, runs_dir: str, keep: Path | None = None) -> Run:
             print(f"[bench] {config!r}: exit {done.returncode}, kept {' '.join(kept)}\n{tail}", file=sys.stderr)
     for run in Path(runs_dir).iterdir():
         shutil.rmtree(run, ignore_errors=True)
-    return Run(config, round(seconds, 1), done.returncode, cases, load_before, os.getloadavg()[0], **said)
+    return Run(config, round(seconds, 1), done.returncode, cases, load_before, os.getloadavg()[0], **said,
+               cpu_s=round(cpu_s, 1), tree="new" if tree == REPO else "old")
 
 
 def table(runs: list[Run], configs: list[str]) -> str:
     lines = [
-        "| ci/suite arguments | runs | cases | min s | median s | max s | vs first | runs not matching the baseline | load avg (1 min) |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| tree | ci/suite arguments | runs | cases | min s | median s | max s | vs first | median CPU s "
+        "| CPU vs first | runs not matching the baseline | load avg (1 min) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    first = None
-    for config in configs:
-        mine = [r for r in runs if r.config == config]
-        seconds = [r.seconds for r in mine]
-        median = statistics.median(seconds)
-        first = first or median
-        loads = [r.load_before for r in mine] + [r.load_after for r in mine]
-        lines.append(
-            f"| `{config}` | {len(mine)} | {max(r.cases for r in mine)} | {min(seconds):.1f} | {median:.1f} "
-            f"| {max(seconds):.1f} | {median / first:.2f}x | {sum(1 for r in mine if r.status)} "
-            f"| {min(loads):.1f}-{max(loads):.1f} |"
-        )
+    first = first_cpu = None
+    for tree in ("old", "new"):
+        for config in configs:
+            mine = [r for r in runs if r.config == config and r.tree == tree]
+            if not mine:
+                continue
+            seconds = [r.seconds for r in mine]
+            median, cpu = statistics.median(seconds), statistics.median(r.cpu_s for r in mine)
+            first, first_cpu = first or median, first_cpu or cpu
+            loads = [r.load_before for r in mine] + [r.load_after for r in mine]
+            lines.append(
+                f"| {tree} | `{config}` | {len(mine)} | {max(r.cases for r in mine)} | {min(seconds):.1f} "
+                f"| {median:.1f} | {max(seconds):.1f} | {median / first:.2f}x | {cpu:.1f} "
+                f"| {cpu / first_cpu if first_cpu else 0:.2f}x | {sum(1 for r in mine if r.status)} "
+                f"| {min(loads):.1f}-{max(loads):.1f} |"
+            )
     return "\n".join(lines)
 
 
 def load_table(runs: list[Run]) -> str:
     """Per run: what a loaded run did (issue 35's measure)."""
-    lines = ["| run | ci/suite arguments | wall s | cases | rerun | NEW | errors | harness-lag | worst harness lag ms | load avg (1 min) |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    lines += [f"| {i} | `{r.config}` | {r.seconds:.1f} | {r.cases} | {r.rerun} | {r.new} | {r.errors} | {r.harness_lag} "
-              f"| {r.worst_lag_ms:.0f} | {r.load_before:.1f}-{r.load_after:.1f} |" for i, r in enumerate(runs, 1)]
+    lines = ["| run | tree | ci/suite arguments | wall s | CPU s | cases | rerun | NEW | errors | harness-lag "
+             "| worst harness lag ms | load avg (1 min) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines += [f"| {i} | {r.tree} | `{r.config}` | {r.seconds:.1f} | {r.cpu_s:.1f} | {r.cases} | {r.rerun} | {r.new} "
+              f"| {r.errors} | {r.harness_lag} | {r.worst_lag_ms:.0f} | {r.load_before:.1f}-{r.load_after:.1f} |"
+              for i, r in enumerate(runs, 1)]
     return "\n".join(lines)
 
 
@@ -168,8 +196,14 @@ def main(argv: list[str] | None = None) -> int:
                              "in reports/runs/)")
     parser.add_argument("--under-load", type=int, default=0, metavar="N",
                         help="N busy processes compete for the cores during every run (default none)")
+    parser.add_argument("--old-tree", type=Path, metavar="DIR",
+                        help="another checkout (with its own .venv from its ci/setup): each configuration runs "
+                             "with its ci/suite too, interleaved with this tree's")
     parser.add_argument("configs", nargs="+", help="one quoted string of ci/suite arguments per configuration")
     args = parser.parse_args(argv)
+    if args.old_tree is not None and not (args.old_tree / "ci" / "suite").is_file():
+        parser.error(f"--old-tree {args.old_tree}: no ci/suite there")
+    trees = [args.old_tree.resolve(), REPO] if args.old_tree is not None else [REPO]
     if args.runs < 1:
         parser.error("--runs needs a positive number")
     if args.under_load < 0:
@@ -179,10 +213,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="amqpc-bench-") as runs_dir:
             for k in range(1, args.runs + 1):
-                for config in args.configs:
-                    run = one_run(config, runs_dir, args.keep)
+                for config, tree in [(c, t) for c in args.configs for t in trees]:
+                    run = one_run(config, runs_dir, args.keep, tree)
                     runs.append(run)
-                    print(f"[bench] run {k}/{args.runs} `{config}`: {run.seconds:.1f} s, {run.cases} cases, "
+                    print(f"[bench] run {k}/{args.runs} {run.tree} `{config}`: {run.seconds:.1f} s, "
+                          f"{run.cpu_s:.1f} s CPU, {run.cases} cases, "
                           f"exit {run.status}, {run.rerun} rerun, {run.new} NEW, {run.errors} error, "
                           f"{run.harness_lag} harness-lag, worst harness lag {run.worst_lag_ms:.0f} ms, "
                           f"load {run.load_before:.1f}-{run.load_after:.1f}", file=sys.stderr, flush=True)
@@ -192,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         stop(busy)
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
           f"`ci/bench --runs {args.runs}" + (f" --under-load {args.under_load}" if args.under_load else "")
+          + (f" --old-tree {args.old_tree}" if args.old_tree else "")
           + " " + " ".join(shlex.quote(c) for c in args.configs) + "`\n")
     print(table(runs, args.configs))
     if args.under_load:

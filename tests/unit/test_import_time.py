@@ -43,3 +43,24 @@ def test_settings_are_read_when_used(monkeypatch):
     monkeypatch.setenv("AMQP_CONFORMANCE_CACHE", "/elsewhere")
     assert perf.budget().measure_seconds == 0.25
     assert str(provisioned.roots()) == "/elsewhere/roots"
+
+
+# The fuzzing plugin configured as in a run that does not name the fuzzer, then as in one that does.
+FUZZ_CONFIGURED = """
+import sys, types
+from amqp_conformance.fixtures.plugin import fuzzing
+options = dict(fuzz_examples=7, fuzz_seed=1, fuzz_time_net=9.0, run_dir=None, fuzz_replay=None)
+def configure(markexpr):
+    option = types.SimpleNamespace(markexpr=markexpr)
+    fuzzing.pytest_configure(types.SimpleNamespace(option=option, getoption=lambda name, *default: options[name]))
+    return "hypothesis" in sys.modules
+print(configure("must and not fault"), configure("fuzz"))
+"""
+
+
+def test_the_fuzzer_and_hypothesis_load_only_in_a_run_that_names_the_fuzzer():
+    # Hypothesis is about 1 s of CPU to import, in each of a default run's dozen processes.
+    done = subprocess.run([sys.executable, "-c", FUZZ_CONFIGURED], cwd=REPO, capture_output=True, text=True,
+                          timeout=240)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["False", "True"]
