@@ -14,16 +14,27 @@ def plain_rabbitmq():
         yield node
 
 
-# ci/test runs with `--dist loadgroup --no-loadscope-reorder`: a group of tests stays on one
-# worker, and the groups are handed out in the order of the collection. A file whose tests
-# share a module-scoped fixture (a broker node, a built report) is one group, so the fixture
-# starts once; so are the files that share the session's SparkSession. Any other test is a
-# group of its own, so the two tests of a slow file can run at the same time. The groups
-# are ordered longest first, so no worker starts a long test while the other one runs out
-# of work. Seconds per test on 2 cores at load 20-80 (ci/test, 2026-11-28; for the tests
-# that run did not reach, docs/measurements.md's quiet figures times three): a test not
-# listed counts as one second. The table only orders the groups; a stale figure costs
-# time, never a verdict.
+# ci/test runs with `--dist loadfile --no-loadscope-reorder`, and this file gives it its
+# scheduler: a file stays on one worker, so a broker node or a built report its tests share
+# (a module-scoped fixture) starts once; but each test of a file in SPREAD_FILES (slow
+# tests that share nothing) is a unit of its own, so two of them can run at the same time.
+# (`--dist loadgroup` would do this by marker, but xdist 3.8 renames the node id that
+# pytest 9 no longer reads, and every test becomes a unit of its own.) The units are handed
+# out in the order of the collection, which each worker sorts here longest first, so no
+# worker starts a long test while the others run out of work.
+SPREAD_FILES = frozenset({
+    "tests/integration/test_suite_against_brokers.py",
+    "tests/integration/test_fault_rules.py",
+    "tests/integration/test_bad_input.py",
+    "tests/integration/test_cluster_broker.py",
+    "tests/integration/test_interrupted_runs.py",
+    "tests/integration/test_harness_lag.py",
+    "tests/integration/test_consumer_timeout_at_url.py",
+    "tests/integration/test_reproducers.py",
+})
+# Seconds per test on 2 cores at load 20-80 (ci/test, 2026-11-28; for the tests that run
+# did not reach, docs/measurements.md's quiet figures times three): a test not listed counts
+# as one second. The table only orders the units; a stale figure costs time, never a verdict.
 MEASURED_SECONDS = {
     "tests/integration/test_reports_end_to_end.py": 120,  # its module fixture: five suite runs and a build
     "tests/integration/test_reports_pipeline.py": 60,  # Spark on a loaded machine
@@ -49,37 +60,37 @@ MEASURED_SECONDS = {
     "tests/unit/test_rules_registry.py": 10,
     "tests/unit/test_junit_truth.py": 15,
 }
-SHARED_SESSION_FIXTURES = {"spark": "the SparkSession"}  # started once per worker that uses them
 
 
-def measured_seconds(item: pytest.Item) -> float:
-    prefixes = [prefix for prefix in MEASURED_SECONDS if item.nodeid.startswith(prefix)]
+def measured_seconds(nodeid: str) -> float:
+    prefixes = [prefix for prefix in MEASURED_SECONDS if nodeid.startswith(prefix)]
     return MEASURED_SECONDS[max(prefixes, key=len)] if prefixes else 1.0
 
 
-def group_of(item: pytest.Item) -> str:
-    """The xdist group of a test: what it shares with other tests, or itself."""
-    fixture_defs = getattr(item, "_fixtureinfo", None)
-    shared = fixture_defs.name2fixturedefs if fixture_defs else {}
-    for name in SHARED_SESSION_FIXTURES:
-        if name in shared:
-            return f"session-{name}"
-    for definitions in shared.values():
-        for definition in definitions:
-            if definition.scope in ("module", "package") and definition.baseid.startswith("tests"):
-                return item.nodeid.split("::")[0]
-    return item.nodeid
+def unit_of(nodeid: str) -> str:
+    """The scheduling unit of a test: its file, or itself in a file of SPREAD_FILES."""
+    path = nodeid.split("::")[0]
+    return nodeid if path in SPREAD_FILES else path
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's worker reads the groups off the items
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class ByUnit(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return unit_of(nodeid)
+
+    return ByUnit(config, log)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.getoption("dist", "no") != "loadgroup":
+    if not hasattr(config, "workerinput"):  # a run without workers keeps the files' order
         return
     cost: dict[str, float] = {}
     for item in items:
-        if not item.get_closest_marker("xdist_group"):
-            item.add_marker(pytest.mark.xdist_group(group_of(item)))
-        group = item.get_closest_marker("xdist_group").args[0]
-        cost[group] = cost.get(group, 0.0) + measured_seconds(item)
-    # Stable: inside a group the tests keep the order of their file.
-    items.sort(key=lambda item: -cost[item.get_closest_marker("xdist_group").args[0]])
+        cost[unit_of(item.nodeid)] = cost.get(unit_of(item.nodeid), 0.0) + measured_seconds(item.nodeid)
+    # Stable: inside a unit the tests keep the order of their file.
+    items.sort(key=lambda item: -cost[unit_of(item.nodeid)])

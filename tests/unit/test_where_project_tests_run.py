@@ -10,6 +10,7 @@ import shlex
 from _pytest.mark.expression import Expression
 
 from amqp_conformance.fixtures.core.rules import AREAS
+from tests.conftest import SPREAD_FILES
 from tests.suite_runs import (AREAS_NOT_IN_A_CATALOGUE_RUN, ONE_RULE_PER_AREA, REPO, REPRESENTATIVE_RULES,
                               SEVEN_RULES)
 
@@ -59,3 +60,11 @@ def test_the_representative_part_has_a_rule_of_every_area_a_catalogue_run_select
         f"areas with no rule in tests/suite_runs.py ONE_RULE_PER_AREA: {sorted(set(AREAS) - areas - set(AREAS_NOT_IN_A_CATALOGUE_RUN))}")
     assert set(SEVEN_RULES) <= set(REPRESENTATIVE_RULES)
     assert all(rule.startswith(area + "-") for area, rule in ONE_RULE_PER_AREA.items())
+
+
+def test_a_file_whose_tests_go_one_by_one_shares_no_module_fixture():
+    """Its tests may run on different workers at once: a module-scoped fixture would start
+    on each, and two tests would use it at the same time."""
+    for name in sorted(SPREAD_FILES):
+        text = (REPO / name).read_text()
+        assert 'scope="module"' not in text and 'scope="package"' not in text, name
