@@ -13,6 +13,23 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 MODEL_CHECKS = ["MDL-01", "MDL-02"]  # model-based checks, covering many rules each (conformance/model/)
 SEVEN_RULES = ["ACK-03", "ACK-04", "ACK-05", "RD-02", "PC-02", "PC-04", "PC-05", "PC-06", "TX-01", "TX-02", "CON-10"]
+# What ci/test runs of a whole-catalogue test (the whole catalogue runs in ci/mutation): the
+# seven named rules, the acknowledgement model, and one rule of every other area that a run
+# without faults selects (FLT: tests/integration/test_fault_rules.py; CLU needs a cluster;
+# PERF runs on demand). A change that breaks an area's machinery (its vocabulary, its wire
+# path, the way its verdicts reach JUnit and the baseline) breaks that area's rule here.
+# tests/unit/test_where_project_tests_run.py checks that every such area has one.
+ONE_RULE_PER_AREA = {"RQ": "RQ-01", "RD": "RD-01", "QOS": "QOS-01", "CON": "CON-01", "EX": "EX-01", "QU": "QU-04",
+                     "BND": "BND-01", "RT": "RT-01", "CH": "CH-01", "CN": "CN-01", "FR": "FR-01"}
+REPRESENTATIVE_RULES = [*SEVEN_RULES, MODEL_CHECKS[0], *ONE_RULE_PER_AREA.values()]
+AREAS_NOT_IN_A_CATALOGUE_RUN = {"FLT": "the fault rules: -m fault, tests/integration/test_fault_rules.py",
+                                "CLU": "a three-node cluster (--broker rabbitmq-cluster)",
+                                "PERF": "measurement runs on demand (-m perf)"}
+
+
+def representative_selection() -> tuple[str, ...]:
+    """The `-k` arguments that pick REPRESENTATIVE_RULES out of the catalogue."""
+    return ("-k", " or ".join(REPRESENTATIVE_RULES))
 
 
 @dataclass

@@ -20,7 +20,7 @@ from amqp_conformance.fixtures.brokers.garagemq import GarageMQ
 from amqp_conformance.fixtures.core.ports import free_port
 from tests.suite_runs import REPO
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]  # above each run's own bound (60-120 s): a net, not a target
 
 
 def run_suite(*args, timeout=60, tmpdir=None, env=None):

@@ -26,7 +26,6 @@ import pytest
 from amqp_conformance.amqp_faults.server import cached_binary
 from amqp_conformance.fixtures.core.cache import cache_dir
 from amqp_conformance.fixtures.commands.cli import pytest_args
-from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
 from amqp_conformance.fixtures.plugin import SUITE_PLUGINS
 from amqp_conformance.fixtures.plugin.session import SUITE_INI
 from tests.module_names import rule_module_names
@@ -139,11 +138,10 @@ def installed(sandbox) -> Path:
 
 
 @pytest.fixture(scope="module")
-def rabbitmq():
-    node = RabbitMQNode()
-    target = node.start()
-    yield node, f"amqp://{target.username}:{target.password}@{target.host}:{target.port}/{target.vhost}"
-    node.cleanup()
+def rabbitmq(plain_rabbitmq):
+    """The worker's plain RabbitMQ node (tests/conftest.py) and its URL."""
+    target = plain_rabbitmq.target
+    yield plain_rabbitmq, f"amqp://{target.username}:{target.password}@{target.host}:{target.port}/{target.vhost}"
 
 
 @pytest.mark.integration

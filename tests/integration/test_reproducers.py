@@ -20,7 +20,6 @@ import pytest
 
 from amqp_conformance.fixtures.plugin import baselines, reproducer
 from amqp_conformance.fixtures.core import broker_facts
-from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
 from amqp_conformance.fixtures.brokers.registry import managed_broker
 from amqp_conformance.fixtures.core.outcomes import PASSING
 from amqp_conformance.fixtures.brokers.provisioned import QPID_VERSION, qpid_home
@@ -33,11 +32,10 @@ DIFFERENT = "same replies as in the suite's run: no"
 PARALLEL_REPLAYS = 6  # each script waits on the broker most of its time
 
 
-@pytest.fixture(scope="module")
-def rabbitmq():
-    node = RabbitMQNode()
-    with node:  # ManagedBroker's own life cycle: start() on entry, cleanup() on exit
-        yield node
+@pytest.fixture
+def rabbitmq(plain_rabbitmq):
+    """The worker's plain RabbitMQ node (tests/conftest.py), shared with the other files there."""
+    return plain_rabbitmq
 
 
 def has_deadlocked(broker: str) -> bool:

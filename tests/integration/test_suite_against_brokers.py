@@ -1,19 +1,26 @@
-"""Integration: the whole catalogue against the real brokers the suite starts itself."""
+"""Integration: the catalogue against the real brokers the suite starts itself (one rule of
+every area in ci/test, the whole catalogue in ci/mutation)."""
 
 import pytest
 
 from amqp_conformance.fixtures.brokers.garagemq import GarageMQ
-from tests.suite_runs import SEVEN_RULES, run_suite
+from tests.suite_runs import SEVEN_RULES, representative_selection, run_suite
 
 # Each runs the whole non-fault catalogue in a subprocess: longer than the 60 s default. The
 # bounds are nets for a hang, not targets: the catalogue doubled with the specification's own
 # rules (about 770 non-fault cases).
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(1000)]
 CATALOGUE_NET_S = 900
+# Each catalogue test runs twice over: on one rule of every area in ci/test (two workers do
+# for 45 cases), and on the whole catalogue (marked `full`: ci/mutation runs it). The same
+# assertions judge both.
+CATALOGUE = [pytest.param((*representative_selection(), "-n", "2"), id="representative"),
+             pytest.param(("-n", "4"), id="whole", marks=pytest.mark.full)]
 
 
-def test_the_catalogue_on_the_default_rabbitmq_matches_its_baseline(tmp_path):
-    run = run_suite(tmp_path, "-n", "4", "-m", "not fault",  # the fault part: tests/integration/test_fault_rules.py
+@pytest.mark.parametrize("part", CATALOGUE)
+def test_the_catalogue_on_the_default_rabbitmq_matches_its_baseline(tmp_path, part):
+    run = run_suite(tmp_path, *part, "-m", "not fault",  # the fault part: tests/integration/test_fault_rules.py
                     timeout=CATALOGUE_NET_S)
     assert run.returncode == 0, run.output[-3000:]
     assert {c.properties["rule"] for c in run.cases} >= set(SEVEN_RULES)
@@ -26,9 +33,10 @@ def test_the_catalogue_on_the_default_rabbitmq_matches_its_baseline(tmp_path):
     print(f"catalogue on RabbitMQ: {run.seconds:.1f} s wall, {len(run.cases)} cases")
 
 
-def test_garagemq_finishes_in_bounded_time_and_every_failure_explains_itself(tmp_path):
+@pytest.mark.parametrize("part", CATALOGUE)
+def test_garagemq_finishes_in_bounded_time_and_every_failure_explains_itself(tmp_path, part):
     # The raw verdicts, without garagemq's baseline (which would make known deviations exit 0).
-    run = run_suite(tmp_path, "--broker", "garagemq", "--no-baseline", "-m", "not fault", "-n", "4",
+    run = run_suite(tmp_path, "--broker", "garagemq", "--no-baseline", "-m", "not fault", *part,
                     timeout=CATALOGUE_NET_S)
     assert run.returncode == 1, run.output[-3000:]  # it breaks rules, so the run fails
     failed = [c for c in run.cases if c.failure is not None]

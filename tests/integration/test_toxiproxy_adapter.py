@@ -180,6 +180,7 @@ def test_a_given_binary_is_the_only_one_looked_at(monkeypatch, tmp_path):
 
 
 @pytest.mark.integration
+@pytest.mark.timeout(300)  # a suite run in a subprocess (run_suite's own bound: 240 s), not a 60 s unit test
 def test_without_a_server_fault_tests_are_unsupported_never_passed(tmp_path):
     with socket.socket() as nothing:
         nothing.bind(("127.0.0.1", 0))

@@ -8,7 +8,12 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from tests.suite_runs import REPO
+
+# Two pytest runs in subprocesses, each with its own 120 s bound: the 60 s default cut one at load 20.
+pytestmark = pytest.mark.timeout(300)
 
 CONFTEST = 'pytest_plugins = ["amqp_conformance.fixtures.models.plugin"]\n'
 CASES = '''
