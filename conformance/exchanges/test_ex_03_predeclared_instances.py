@@ -39,7 +39,7 @@ async def test_predeclared_instance_exists_and_routes_as_its_type(broker, exchan
     connection = await broker.connection()
     held = []
     for name in PREDECLARED[exchange_type]:
-        answer = await exchange_exists(await connection.channel(), name)
+        answer = await exchange_exists(await connection.channel(), name, exchange_type)
         observe(f"passive declare of {name}", answer_shown(answer))
         if not is_refusal(answer):
             held.append(name)

@@ -32,7 +32,7 @@ async def test_new_amq_name_is_refused(broker):
 
 @pytest.mark.case("passive")
 async def test_passive_declare_of_a_predeclared_exchange_succeeds(broker):
-    answer = await exchange_exists(await (await broker.connection()).channel(), "amq.fanout")
+    answer = await exchange_exists(await (await broker.connection()).channel(), "amq.fanout", "fanout")
     check(not is_refusal(answer), "a passive declare of amq.fanout succeeds", expected="exchange.declare-ok",
           actual=answer)
 
@@ -45,6 +45,6 @@ async def test_predeclared_exchange_cannot_be_deleted(broker):
         await expect_refused(channel, code=403, requirement=f"the delete of {name} is refused")
     finally:  # on a connection of its own: the refusal may have closed the first one
         after = await broker.connection()
-        if is_refusal(await exchange_exists(await after.channel(), name)):
+        if is_refusal(await exchange_exists(await after.channel(), name, exchange_type)):
             restored = await declare_exchange(await after.channel(), name, exchange_type, durable=True)
             observe(f"{name} declared again after the broker deleted it", answer_shown(restored))

@@ -7,15 +7,15 @@ failed. A variant is data plus small hooks, like a mutant (tests/mutation/mutant
 never knows how a rule module is written.
 
 One module per subject: confirms, deliveries, connection (texts, framing, heartbeats,
-capabilities), handshake (before open-ok).
+capabilities), handshake (before open-ok), names (what generated names look like).
 """
 
 from __future__ import annotations
 
-from . import confirms, connection, deliveries, handshake
+from . import confirms, connection, deliveries, handshake, names
 from .base import Variant
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (cls() for area in (confirms, deliveries, connection, handshake)
-                                                    for cls in area.VARIANTS)}
+AREAS = (confirms, deliveries, connection, handshake, names)
+VARIANTS: dict[str, Variant] = {v.name: v for v in (cls() for area in AREAS for cls in area.VARIANTS)}
 
 __all__ = ["VARIANTS", "Variant"]

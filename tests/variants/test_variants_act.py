@@ -155,6 +155,18 @@ async def paused_refusal(broker, connection):
         refused.abort()
 
 
+async def generated_names_elsewhere(broker, connection):
+    """A server-named queue and a generated consumer tag come in the variant's format, and
+    both still work: a message published by the queue's name reaches the tagged consumer."""
+    channel = await connection.channel()
+    declared = await channel.call(spec.Queue.Declare(queue="", exclusive=True), spec.Queue.DeclareOk)
+    tag = await channel.consume(declared.queue, no_ack=True)
+    channel.publish(b"named", routing_key=declared.queue)
+    delivery = await channel.expect_delivery()
+    assert (delivery.body, delivery.consumer_tag, delivery.routing_key) == (b"named", tag, declared.queue)
+    return not declared.queue.startswith("amq.") and not tag.startswith("amq.")
+
+
 DIALOGUES = {  # variant -> (dialogue, the rewrite in front of the broker it needs, if any)
     "coalesced_confirms": (confirm_of_one_publish, None),
     "split_multiple_confirms": (confirms_of_two_publishes, "coalesced_confirms"),
@@ -169,6 +181,7 @@ DIALOGUES = {  # variant -> (dialogue, the rewrite in front of the broker it nee
     "other_capabilities": (other_capabilities, None),
     "interleaved_channel_frames": (interleaved_frames, None),
     "paused_handshake_refusal": (paused_refusal, None),
+    "generated_names_in_another_format": (generated_names_elsewhere, None),
 }
 
 

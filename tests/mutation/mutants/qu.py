@@ -316,12 +316,39 @@ class TransientOvertakesPersistent(Mutant):
         return None
 
 
+class OverflowDiscardsPersistent(Mutant):
+    """A queue that has taken more persistent messages than its broker keeps in memory drops
+    some of them and confirms them all the same: once a channel has published OVERFLOW_OCTETS
+    of persistent bodies, one persistent publish in DISCARD_EVERY is routed to no queue (the
+    broker acks an unroutable publish). Judged only on the worker's own node, whose memory
+    limit QU-23 lowers: tests/mutation/test_node_mutants.py."""
+
+    breaks = ("QU-23",)
+    OVERFLOW_OCTETS = 16 * 2**20
+    DISCARD_EVERY = 8
+
+    def from_client(self, link, cmd):
+        header = cmd.header
+        if not (isinstance(cmd.method, spec.Basic.Publish) and header is not None
+                and header.properties.delivery_mode == 2):
+            return None
+        octets = link.state.setdefault("persistent octets", {})
+        octets[cmd.channel] = octets.get(cmd.channel, 0) + header.body_size
+        if octets[cmd.channel] <= self.OVERFLOW_OCTETS:
+            return None
+        over = link.state.setdefault("persistent publishes over", {})
+        over[cmd.channel] = over.get(cmd.channel, 0) + 1
+        if over[cmd.channel] % self.DISCARD_EVERY:
+            return None
+        return replaced(cmd, changed(cmd.method, exchange="", routing_key="amqpc-mutant-discarded-overflow"))
+
+
 MUTANTS: tuple[type[Mutant], ...] = (
     GeneratedNamesRepeat, ReservedQueueNameAccepted, OddQueueNameRefusedWithAnotherCode, PassiveDeclareCountsUnacked,
     MissingQueuePassivelyDeclared, InequivalentRedeclareAccepted, AutoDeleteFollowsRedeclare, ExclusiveQueueShared,
     AutoDeleteIgnored, PurgeTakesUnacked, EmptyQueueNameNotResolved, MissingQueuePurged, QueueIfUnusedIgnored,
     IfEmptyIgnored, DeleteCountsNothing, CancelAfterQueueDeletedRefused, HighPrioritiesFlattened,
-    TransientOvertakesPersistent,
+    TransientOvertakesPersistent, OverflowDiscardsPersistent,
 )
 # The MUST rules of this area no proxy can break, and why.
 NOT_EXPRESSIBLE: dict[str, str] = {
