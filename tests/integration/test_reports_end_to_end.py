@@ -32,8 +32,11 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-back
                   "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 RUNS = ("run-1", "run-2")
 # garagemq breaks RD-02 (requeued deliveries without redelivered=true) and keeps PC-02;
-# PC-02 also runs as four FLT-05 copies (one per network profile), each its own case.
-SELECTION = ["--broker", "garagemq", "-k", "rd_02 or pc_02", "--no-baseline", "-p", "tests.integration.deviation_baseline_plugin"]
+# PC-02 also runs as FLT-05 copies (one per network profile), each its own case. The slicer
+# copy is left out: garagemq reads the protocol header with one read and refuses it in two
+# writes (its baseline's FLT-05 entries), so that copy fails there, and this test needs a
+# rule garagemq keeps.
+SELECTION = ["--broker", "garagemq", "-k", "(rd_02 or pc_02) and not flt05-slicer", "--no-baseline", "-p", "tests.integration.deviation_baseline_plugin"]
 # RabbitMQ 3.10.8 passes RD-02 and PC-02 too, and has CON-10's global-timeout cases but not
 # its per-queue ways (unsupported before 3.12): a rule whose cases disagree, and a second
 # broker version for the "differs" view. QOS-10's raise of a per-consumer prefetch is
@@ -125,7 +128,7 @@ def test_the_run_stores_its_manifest_without_credentials(built):
     assert manifest["broker"] == "garagemq" and manifest["allure_results"] == "allure-results"
     rd_02 = [c for c in cases(run_dir) if c["rule"] == "RD-02"]
     assert manifest["outcomes"]["fail"] == len(rd_02) == 6
-    assert manifest["outcomes"]["pass"] == 5  # PC-02 and its four FLT-05 copies
+    assert manifest["outcomes"]["pass"] == 4  # PC-02 and its three FLT-05 copies
     assert manifest["outcomes"]["deviation"] == 6  # the RD-02 cases; their verdicts stay "fail"
     # known deviations, with the baseline's reason beside them (the JUnit file's properties)
     assert all(c.get("deviation") == KNOWN and c.get("deviation_reason") for c in rd_02)
@@ -155,7 +158,7 @@ def test_each_case_is_its_own_allure_test_with_the_same_key_in_every_run(built):
     keys, history_ids = {}, {}
     for run_id in RUNS:
         found = final_results(runs / run_id)
-        assert len(found) == len(cases(runs / run_id)) == 11
+        assert len(found) == len(cases(runs / run_id)) == 10
         # any other result is an earlier attempt of a rerun case: the same key, a retry
         assert {r["historyId"] for r in results(runs / run_id)} == {r["historyId"] for r in found}
         keys[run_id] = {allure_report.history_id(r) for r in found}  # what Allure 3 keys tests by
@@ -251,7 +254,7 @@ def test_the_allure_report_lists_every_case_of_the_run(built, browser):
     shown = int(re.search(r"\d+", total.inner_text())[0])
     # the report holds each rule's cases from the run that decides its cell
     assert shown == len(deciding_results(runs))
-    assert len(cases(runs / RUNS[-1])) == 11
+    assert len(cases(runs / RUNS[-1])) == 10
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     browser.screenshot(path=str(SCREENSHOTS / "allure-overview.png"))
 
