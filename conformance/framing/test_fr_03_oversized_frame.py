@@ -23,6 +23,11 @@ SIZES = {"frame-max+9": lambda frame_max: frame_max + 9, "16-MB": lambda _: 1 <<
          "4-GB": lambda _: (1 << 32) - 1}
 
 
+@pytest.mark.not_replayable_alone(
+    "the bad bytes go over a raw socket the suite's frame replay does not record; a case judged by the bystander's "
+    "invariants (garagemq's process dies: brokers.toml wedge) gets that frame replay, which never sends them, and no "
+    "raw reproducer is written for the invariant path yet (test_reproducers: the replay exits 0 on garagemq); "
+    "and frame-max+9's raw replay gives RabbitMQ 3.10.8 the same replies as garagemq, so it cannot tell them apart")
 @pytest.mark.parametrize("size", list(SIZES))
 async def test_an_oversized_frame_is_refused_from_its_header(broker, bystander, size):
     raw = await raw_connection(broker)

@@ -30,6 +30,10 @@ PAYLOADS = {
 }
 
 
+@pytest.mark.not_replayable_alone(
+    "the bad bytes go over a raw socket the suite's frame replay does not record; a case judged by the bystander's "
+    "invariants (garagemq's process dies: brokers.toml wedge) gets that frame replay, which never sends them, and no "
+    "raw reproducer is written for the invariant path yet (test_reproducers: the replay exits 0 on garagemq)")
 @pytest.mark.parametrize("payload", list(PAYLOADS))
 async def test_undecodable_arguments_are_refused(broker, bystander, payload):
     raw = await raw_connection(broker)

@@ -29,6 +29,10 @@ SENT = {
 }
 
 
+@pytest.mark.not_replayable_alone(
+    "the bad bytes go over a raw socket the suite's frame replay does not record; a case judged by the bystander's "
+    "invariants (garagemq's process dies: brokers.toml wedge) gets that frame replay, which never sends them, and no "
+    "raw reproducer is written for the invariant path yet (test_reproducers: the replay exits 0 on garagemq)")
 @pytest.mark.parametrize("method", list(SENT))
 async def test_a_method_the_client_may_not_send_is_refused(broker, bystander, method):
     raw = await raw_connection(broker)
