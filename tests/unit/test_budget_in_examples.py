@@ -6,6 +6,7 @@ drawn, and the model runner drives a toy machine that writes down its steps."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
@@ -110,8 +111,12 @@ def test_the_model_search_runs_its_examples_on_a_slow_clock(slow_clock):
 def test_the_model_search_past_its_net_is_an_error_not_a_shorter_pass(slow_clock):
     short_net = ModelOptions(ModelProfile("net", max_examples=60, steps=5, time_net=1.5, shrink_bound=1.0,
                                           chunk=10), seed=DEFAULT_SEED)
-    with pytest.raises(SearchNetReached, match="10 of its 60 examples"):
+    with pytest.raises(SearchNetReached, match=r"after \d+ of its 60 examples") as stopped:
         model_steps(short_net)
+    # How many chunks fit depends on how often other threads (the bridge's loop) read the
+    # slow clock, so only this is fixed: whole chunks, and fewer than the budget.
+    done = int(re.search(r"after (\d+) of its", str(stopped.value)).group(1))
+    assert done % 10 == 0 and 0 < done < 60, done
 
 
 class _hogged:
