@@ -12,8 +12,8 @@ node's memory among them: announcing 4 GB must not cost 4 GB."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, answer_to, expect_connection_exception, frames, observe,
-                                                  raw_connection, rule, what_came_back)
+from amqp_conformance.fixtures.vocabulary import (MUST, SMALL_FRAME_MAX, SPEC, answer_to, expect_connection_exception,
+                                                  frames, observe, raw_connection, rule, what_came_back)
 
 RULE = rule("FR-03", "A frame above frame-max is a connection exception 501, without the payload buffered",
             strength=MUST, guide=SPEC, section="connection.tune", source="PDF 4.2.3; PDF 2.3.3",
@@ -42,7 +42,7 @@ async def test_an_oversized_frame_is_refused_from_its_header(broker, bystander, 
 @pytest.mark.parametrize("over", [1, 8], ids=["slack-1", "slack-8"])
 async def test_a_frame_just_over_frame_max_is_recorded(broker, bystander, over):
     queue = await broker.queue()
-    raw = await raw_connection(broker, frame_max=4096)
+    raw = await raw_connection(broker, frame_max=SMALL_FRAME_MAX)
     # A body frame of frame-max + `over` octets in all (7-octet header, payload, end octet).
     body = bytes(raw.frame_max - 8 + over)
     raw.send(*frames.publish_frames(1, queue, body), frames.barrier_frame(1))

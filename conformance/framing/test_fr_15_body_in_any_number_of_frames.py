@@ -7,18 +7,16 @@ either way: what the broker does with them is recorded (Qpid Broker-J may cap th
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, answer_to, check, expect_connection_serves, frames,
-                                                  observe, raw_connection, rule)
+from amqp_conformance.fixtures.vocabulary import (MUST, SMALL_FRAME_MAX, SPEC, answer_to, check,
+                                                  expect_connection_serves, frames, observe, raw_connection, rule)
 
 RULE = rule("FR-15", "A body in any number of body frames is reassembled exactly; size 0 needs no body frame",
             strength=MUST, guide=SPEC, section="basic.publish", source="PDF 4.2.6.1; PDF 4.2.6.2",
             accepts="zero-length body frames inside a content: any answer, recorded")
 
-FRAME_MAX = 4096
 
-
-def _split(size: int, name: str) -> list[int]:
-    largest = FRAME_MAX - 8
+def _split(size: int, name: str, frame_max: int) -> list[int]:
+    largest = frame_max - 8
     return {"one-octet-frames": [1] * size, "largest-frames": [largest] * (size // largest) + [size % largest],
             "uneven": [1, 7, largest, 2, largest, size - 2 * largest - 10]}[name]
 
@@ -26,13 +24,14 @@ def _split(size: int, name: str) -> list[int]:
 @pytest.mark.case("reassembled")
 @pytest.mark.parametrize("split", ["one-octet-frames", "largest-frames", "uneven"])
 async def test_a_body_in_many_frames_is_reassembled(broker, bystander, split):
-    size = 40 if split == "one-octet-frames" else 3 * (FRAME_MAX - 8) + 5
-    body = bytes(i % 251 for i in range(size))
     queue = await broker.queue()
-    raw = await raw_connection(broker, frame_max=FRAME_MAX)
-    raw.send(*frames.publish_frames(1, queue, body, pieces=_split(size, split)), frames.barrier_frame(1))
+    raw = await raw_connection(broker, frame_max=SMALL_FRAME_MAX)
+    size = 40 if split == "one-octet-frames" else 3 * (raw.frame_max - 8) + 5
+    body = bytes(i % 251 for i in range(size))
+    pieces = _split(size, split, raw.frame_max)
+    raw.send(*frames.publish_frames(1, queue, body, pieces=pieces), frames.barrier_frame(1))
     ending = await answer_to(raw)
-    expect_connection_serves(ending, f"a body in {len(_split(size, split))} frames is no error")
+    expect_connection_serves(ending, f"a body in {len(pieces)} frames is no error")
     stored = await broker.take_all(queue, expected=1)
     check([d.body for d in stored] == [body], "the body is reassembled octet for octet",
           expected=f"one message of {size} octets", actual=[len(d.body) for d in stored], timed=False)

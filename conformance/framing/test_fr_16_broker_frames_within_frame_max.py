@@ -4,19 +4,18 @@ twice frame-max long arrives in several body frames, none above frame-max.
 Source: PDF 4.2.3. RabbitMQ documents that it does not apply frame-max to method and
 header frames (D20): those are recorded, only body frames are judged. The invariants hold."""
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, check, connection_with_frame_max, observe, rule)
+from amqp_conformance.fixtures.vocabulary import (MUST, SMALL_FRAME_MAX, SPEC, check, connection_with_frame_max, observe,
+                                                  rule)
 
 RULE = rule("FR-16", "The broker sends no body frame above the agreed frame-max",
             strength=MUST, guide=SPEC, section="connection.tune", source="PDF 4.2.3",
             accepts="method and header frames above frame-max are recorded, not judged (D20)")
 
-FRAME_MAX = 4096
-
 
 async def test_a_long_body_arrives_in_frames_within_frame_max(broker, bystander):
-    body = bytes(i % 253 for i in range(2 * FRAME_MAX + 100))
+    body = bytes(i % 253 for i in range(2 * SMALL_FRAME_MAX + 100))
     queue = await broker.queue(messages=[body])
-    connection = await connection_with_frame_max(broker, FRAME_MAX)
+    connection = await connection_with_frame_max(broker, SMALL_FRAME_MAX)
     channel = await connection.channel()
     delivery = await channel.get(queue, no_ack=True)
     check(delivery is not None and delivery.body == body, "the long body arrives whole",
