@@ -12,8 +12,9 @@ node's memory among them: announcing 4 GB must not cost 4 GB."""
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SMALL_FRAME_MAX, SPEC, answer_to, expect_connection_exception,
-                                                  frames, observe, raw_connection, rule, what_came_back)
+from amqp_conformance.fixtures.vocabulary import (MUST, RAW_INPUT, SMALL_FRAME_MAX, SPEC, answer_to,
+                                                  expect_connection_exception, frames, observe, raw_connection, rule,
+                                                  what_came_back)
 
 RULE = rule("FR-03", "A frame above frame-max is a connection exception 501, without the payload buffered",
             strength=MUST, guide=SPEC, section="connection.tune", source="PDF 4.2.3; PDF 2.3.3",
@@ -23,11 +24,7 @@ SIZES = {"frame-max+9": lambda frame_max: frame_max + 9, "16-MB": lambda _: 1 <<
          "4-GB": lambda _: (1 << 32) - 1}
 
 
-@pytest.mark.not_replayable_alone(
-    "the bad bytes go over a raw socket the suite's frame replay does not record; a case judged by the bystander's "
-    "invariants (garagemq's process dies: brokers.toml wedge) gets that frame replay, which never sends them, and no "
-    "raw reproducer is written for the invariant path yet (test_reproducers: the replay exits 0 on garagemq); "
-    "and frame-max+9's raw replay gives RabbitMQ 3.10.8 the same replies as garagemq, so it cannot tell them apart")
+@RAW_INPUT
 @pytest.mark.parametrize("size", list(SIZES))
 async def test_an_oversized_frame_is_refused_from_its_header(broker, bystander, size):
     raw = await raw_connection(broker)

@@ -12,8 +12,8 @@ import struct
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, expect_connection_exception, frames, raw_connection,
-                                                  rule, what_came_back)
+from amqp_conformance.fixtures.vocabulary import (MUST, RAW_INPUT, SPEC, expect_connection_exception, frames,
+                                                  raw_connection, rule, what_came_back)
 
 RULE = rule("FR-17", "Undecodable method arguments are a connection exception",
             strength=MUST, guide=SPEC, section="constants", source="PDF 2.3.6; constant frame-error; "
@@ -30,10 +30,7 @@ PAYLOADS = {
 }
 
 
-@pytest.mark.not_replayable_alone(
-    "the bad bytes go over a raw socket the suite's frame replay does not record; a case judged by the bystander's "
-    "invariants (garagemq's process dies: brokers.toml wedge) gets that frame replay, which never sends them, and no "
-    "raw reproducer is written for the invariant path yet (test_reproducers: the replay exits 0 on garagemq)")
+@RAW_INPUT
 @pytest.mark.parametrize("payload", list(PAYLOADS))
 async def test_undecodable_arguments_are_refused(broker, bystander, payload):
     raw = await raw_connection(broker)

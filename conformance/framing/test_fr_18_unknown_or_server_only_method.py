@@ -10,8 +10,8 @@ import struct
 
 import pytest
 
-from amqp_conformance.fixtures.vocabulary import (MUST, SPEC, expect_connection_exception, frames, raw_connection,
-                                                  rule, spec, what_came_back)
+from amqp_conformance.fixtures.vocabulary import (MUST, RAW_INPUT, SPEC, expect_connection_exception, frames,
+                                                  raw_connection, rule, spec, what_came_back)
 
 RULE = rule("FR-18", "An unknown or server-only method from the client is a connection exception",
             strength=MUST, guide=SPEC, section="constants", source="PDF 2.3.6; constant command-invalid",
@@ -29,10 +29,7 @@ SENT = {
 }
 
 
-@pytest.mark.not_replayable_alone(
-    "the bad bytes go over a raw socket the suite's frame replay does not record; a case judged by the bystander's "
-    "invariants (garagemq's process dies: brokers.toml wedge) gets that frame replay, which never sends them, and no "
-    "raw reproducer is written for the invariant path yet (test_reproducers: the replay exits 0 on garagemq)")
+@RAW_INPUT
 @pytest.mark.parametrize("method", list(SENT))
 async def test_a_method_the_client_may_not_send_is_refused(broker, bystander, method):
     raw = await raw_connection(broker)
