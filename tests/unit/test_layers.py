@@ -4,6 +4,7 @@ contracts in pyproject.toml (ci/test runs lint-imports)."""
 
 from __future__ import annotations
 
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -79,3 +80,38 @@ def test_the_cycle_finder_finds_a_cycle():
     graph.add_import(importer="a.y", imported="a.x")
     graph.add_import(importer="a.z", imported="a.x")
     assert _cycles(graph) == [["a.x", "a.y"]]
+
+
+# Files with one job each: none of the package's own files (rule modules aside, one per
+# rule) grows past this many lines.
+MOST_LINES = 500
+# Base names two of the package's files share, each pair on two floors that say why.
+SHARED_BASE_NAMES = {
+    "handshake.py": "the wire's handshake driven step by step, and the vocabulary's connection steps over it",
+    "history.py": "the vocabulary's history recorder, and the checking floor's pure checker of a history",
+    "fuzzing.py": "the models' framing fuzzer, and the plugin's options and bystander for it",
+}
+
+
+def _package_files() -> list[Path]:
+    """The package's Python files in the checkout (stored runs under reports/ are data)."""
+    tracked = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.py"],
+                             cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
+    folders = tuple(f"{folder}/" for folder in set(FOLDERS.values()))
+    return sorted(REPO / name for name in tracked
+                  if name.startswith(folders) and not Path(name).name.startswith("test_"))
+
+
+def test_no_file_of_the_package_grows_past_its_limit():
+    long = {str(path.relative_to(REPO)): lines for path in _package_files()
+            if (lines := len(path.read_text().splitlines())) > MOST_LINES}
+    assert long == {}
+
+
+def test_files_share_a_base_name_only_across_floors_that_say_why():
+    folders: dict[str, set[Path]] = {}
+    for path in _package_files():
+        if path.name not in ("__init__.py", "__main__.py", "conftest.py"):
+            folders.setdefault(path.name, set()).add(path.parent)
+    shared = {name for name, where in folders.items() if len(where) > 1}
+    assert shared == set(SHARED_BASE_NAMES)
