@@ -236,17 +236,21 @@ def markdown_cell(cell: dict) -> str:
         " *" if cell.get("latest_changed") else "")
 
 
-def markdown(matrix: list[dict]) -> str:
+def markdown(matrix: list[dict], catalogue: dict[str, str] | None = None) -> str:
     """The rule x broker table in Markdown (matrix.md; the README shows it), one column per
-    broker version, each cell from the rule's cases in that broker's latest run."""
+    broker version, each cell from the rule's cases in that broker's latest run. Every
+    catalogued rule has a row, as on the page: one no stored run ran says so in each cell
+    ("not run", or "not run (-m perf)"); `catalogue` as for page()."""
     brokers = sorted({r["broker_key"] for r in matrix})
+    not_run = rule_cells.catalogue() if catalogue is None else catalogue
     cells = {(r["broker_key"], r["rule"]): r for r in matrix}
+    ran = {r["rule"] for r in matrix}
     lines = ["| rule | " + " | ".join(brokers) + " |", "|---" * (len(brokers) + 1) + "|"]
-    for rule_id in sorted({r["rule"] for r in matrix}, key=_rule_order):
+    for rule_id in sorted(ran | set(not_run), key=_rule_order):
         row = []
         for broker in brokers:
             cell = cells.get((broker, rule_id))
-            row.append("–" if cell is None else markdown_cell(cell))
+            row.append(not_run[rule_id] if rule_id not in ran else "–" if cell is None else markdown_cell(cell))
         lines.append(f"| {rule_id} | " + " | ".join(row) + " |")
     return "\n".join(lines) + "\n"
 

@@ -238,7 +238,7 @@ def test_build_writes_tables_and_the_matrix_page_from_synthetic_runs(spark, tmp_
     assert page.count("class=point") == len(summary["pass_rates"])  # one pass-rate point per version and week
     table = (tmp_path / "site" / "matrix.md").read_text().splitlines()
     assert table[0] == "| rule | LavinMQ 2.3.0 | RabbitMQ 3.10.8 | RabbitMQ 4.1.0 | garagemq 0.1 |"
-    assert len(table) == 2 + len({row["rule"] for row in summary["matrix"]})
+    assert len(table) == 2 + len({row["rule"] for row in summary["matrix"]} | set(cells.catalogue()))
     for row in summary["safety"]:  # the generator's checks report exactly what it injected
         assert (row["lost"], row["duplicated"], row["unflagged_redeliveries"], row["unexpected"]) == (
             row["lost_seen"], row["duplicated_seen"], row["unflagged_seen"], row["unexpected_seen"]), row
@@ -255,9 +255,14 @@ def test_the_markdown_matrix_lists_each_outcome_of_the_latest_run():
          "latest_changed": True},
         {"broker_key": "RabbitMQ 3.10.8", "rule": "ACK-10", "latest_outcome": "pass", "latest_outcomes": ["pass"] * 5},
     ]
-    assert site.markdown(matrix).splitlines() == [
+    assert site.markdown(matrix, catalogue={}).splitlines() == [
         "| rule | RabbitMQ 3.10.8 | garagemq 0.1 |", "|---|---|---|",
         "| ACK-10 | pass | fail * |", "| CON-02 | – | pass · 1 of 2 unsupported |"]
+    # Every catalogued rule has a row, as on the page: one no run ran says so.
+    rows = site.markdown(matrix, catalogue={"ACK-10": "not run", "PERF-01": "not run (-m perf)"}).splitlines()
+    assert rows[2:] == ["| ACK-10 | pass | fail * |", "| CON-02 | – | pass · 1 of 2 unsupported |",
+                        "| PERF-01 | not run (-m perf) | not run (-m perf) |"]
+    assert len(site.markdown(matrix).splitlines()) == 2 + len(cells.catalogue())  # the catalogue's index by default
 
 
 @pytest.mark.parametrize("outcomes, cell", [
