@@ -32,39 +32,62 @@ SPREAD_FILES = frozenset({
     "tests/integration/test_consumer_timeout_at_url.py",
     "tests/integration/test_reproducers.py",
 })
-# Seconds per test on 2 cores at load 20-80 (ci/test, 2026-11-28; for the tests that run
-# did not reach, docs/measurements.md's quiet figures times three): a test not listed counts
-# as one second. The table only orders the units; a stale figure costs time, never a verdict.
+# Seconds of the slow tests in a fresh-clone ci/test (2026-11-29 00:05, 2 cores, load about 5:
+# `ci/test --durations=0`, setup and call): a file's figure is the whole file's, a figure of a
+# test (or of the tests its prefix names, in SPREAD_FILES) each one's; a test no figure
+# covers counts as one second (unit_costs). The table only orders the units: a stale figure
+# costs time, never a verdict.
 MEASURED_SECONDS = {
-    "tests/integration/test_reports_end_to_end.py": 120,  # its module fixture: five suite runs and a build
-    "tests/integration/test_reports_pipeline.py": 60,  # Spark on a loaded machine
-    "tests/integration/test_reports_views.py": 60,
-    "tests/integration/test_reports_perf.py": 20,
-    "tests/integration/test_reports_cluster.py": 150,
-    "tests/integration/test_reproducers.py": 500,
-    "tests/mutation/test_mutation_score.py": 300,
-    "tests/mutation/test_node_mutants.py": 300,
-    "tests/mutation/test_cluster_mutants.py::test_every": 300,
-    "tests/integration/test_fault_rules.py": 300,
-    "tests/integration/test_suite_against_brokers.py::test_the_catalogue": 150,
-    "tests/integration/test_suite_against_brokers.py::test_garagemq": 150,
-    "tests/integration/test_cluster_broker.py": 200,
-    "tests/integration/test_bad_input.py::test_a_cluster": 100,
-    "tests/integration/test_packaging.py": 75,
-    "tests/integration/test_interrupted_runs.py": 60,
-    "tests/integration/test_consumer_timeout_at_url.py": 120,
-    "tests/integration/test_late_silent_close.py": 100,
-    "tests/integration/test_harness_lag.py": 60,
-    "tests/integration/test_tls.py": 20,
-    "tests/integration/test_bad_input.py": 20,
-    "tests/unit/test_rules_registry.py": 10,
-    "tests/unit/test_junit_truth.py": 15,
+    "tests/mutation/test_mutation_score.py": 425,
+    "tests/integration/test_reports_pipeline.py": 390,  # Spark
+    "tests/integration/test_reports_end_to_end.py": 310,  # its module fixture: five suite runs and a build
+    "tests/mutation/test_node_mutants.py": 185,
+    "tests/integration/test_reports_perf.py": 180,
+    "tests/integration/test_reports_cluster.py": 180,
+    "tests/mutation/test_cluster_mutants.py::test_every": 160,
+    "tests/integration/test_fault_rules.py": 140,
+    "tests/integration/test_stored_runs.py": 100,
+    "tests/integration/test_packaging.py": 100,
+    "tests/integration/test_crash_and_restart.py": 90,
+    "tests/integration/test_reproducers.py": 80,  # the representative share (the whole set is ci/mutation's)
+    "tests/integration/test_consumer_timeout_at_url.py": 50,
+    "tests/integration/test_tls.py": 70,
+    "tests/integration/test_suite_against_brokers.py::test_the_catalogue": 45,
+    "tests/integration/test_suite_against_brokers.py::test_garagemq": 60,
+    "tests/integration/test_junit_truth.py": 52,
+    "tests/integration/test_bad_input.py::test_a_cluster": 40,
+    "tests/mutation/test_split_header_mutant.py": 38,
+    "tests/mutation/test_intermittent_mutant.py": 36,
+    "tests/integration/test_baseline_comparison.py": 34,
+    "tests/integration/test_reports_views.py": 33,
+    "tests/integration/test_broker_watch.py": 33,
+    "tests/integration/test_late_silent_close.py": 30,
+    "tests/integration/test_cluster_broker.py": 27,
+    "tests/unit/test_rule_index.py": 30,
+    "tests/integration/test_interrupted_runs.py": 18,
+    "tests/integration/test_harness_lag.py": 20,
+    "tests/unit/test_runtime_imports.py": 18,
+    "tests/unit/test_report_guard.py": 16,
+    "tests/integration/test_bad_input.py": 3,
 }
 
 
-def measured_seconds(nodeid: str) -> float:
-    prefixes = [prefix for prefix in MEASURED_SECONDS if nodeid.startswith(prefix)]
-    return MEASURED_SECONDS[max(prefixes, key=len)] if prefixes else 1.0
+def unit_costs(nodeids: list[str]) -> dict[str, float]:
+    """Each scheduling unit's seconds: a figure of MEASURED_SECONDS counts once in the
+    unit whose tests it covers (a file's figure is the whole file's, not each of its
+    tests'), and a test no figure covers one second."""
+    figures: dict[str, set[str]] = {}
+    cost: dict[str, float] = {}
+    for nodeid in nodeids:
+        unit = unit_of(nodeid)
+        prefixes = [prefix for prefix in MEASURED_SECONDS if nodeid.startswith(prefix)]
+        if prefixes:
+            figures.setdefault(unit, set()).add(max(prefixes, key=len))
+        else:
+            cost[unit] = cost.get(unit, 0.0) + 1.0
+    for unit, covering in figures.items():
+        cost[unit] = cost.get(unit, 0.0) + sum(MEASURED_SECONDS[prefix] for prefix in covering)
+    return cost
 
 
 def unit_of(nodeid: str) -> str:
@@ -89,8 +112,6 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if not hasattr(config, "workerinput"):  # a run without workers keeps the files' order
         return
-    cost: dict[str, float] = {}
-    for item in items:
-        cost[unit_of(item.nodeid)] = cost.get(unit_of(item.nodeid), 0.0) + measured_seconds(item.nodeid)
+    cost = unit_costs([item.nodeid for item in items])
     # Stable: inside a unit the tests keep the order of their file.
     items.sort(key=lambda item: -cost[unit_of(item.nodeid)])

@@ -4,7 +4,10 @@ outcome in `also`) whose reproducer can be replayed alone (amqp_conformance.fixt
 
 Loaded into a suite run with `-p tests.integration.replay_cases`: with AMQPC_REPLAY_BROKER=<broker>
 it keeps only those cases, and writes the keys it kept, and the ones it left out as not
-replayable alone (with the reason), as JSON to AMQPC_REPLAY_LIST."""
+replayable alone (with the reason), as JSON to AMQPC_REPLAY_LIST. With
+AMQPC_REPLAY_SHARE=representative it keeps the first PER_AREA of each rule area (ACK, EX,
+FR, ...) in the order of their keys, which ci/test replays; the rest are listed as
+`left_to_the_full_set` (ci/mutation replays every one)."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from amqp_conformance.fixtures.plugin import baselines, reproducer
 from amqp_conformance.fixtures.core.outcomes import Outcome
 
 DEVIATIONS = (str(Outcome.FAIL), str(Outcome.NON_STRICT))
+PER_AREA = 2  # replayable cases of each rule area in the representative share
 
 # Deterministic deviations whose replies differ from run to run, so a replay that compares
 # replies cannot show them: the outcome is the same every run, the exact frames are not.
@@ -49,6 +53,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             kept.append(item)
         else:
             not_replayable[case] = why
+    left: list[str] = []
+    if os.environ.get("AMQPC_REPLAY_SHARE") == "representative":
+        kept, left = representative(kept)
     config.hook.pytest_deselected(items=[item for item in items if item not in kept])
     items[:] = kept
     listing = Path(os.environ["AMQPC_REPLAY_LIST"])
@@ -57,5 +64,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     listing.write_text(json.dumps({
         "replayable": sorted(baselines.case_key(item) for item in kept),
         "not_replayable": not_replayable,
-        "not_collected": sorted(set(wanted) - {baselines.case_key(i) for i in kept} - set(not_replayable)),
+        "not_collected": sorted(set(wanted) - {baselines.case_key(i) for i in kept} - set(not_replayable) - set(left)),
+        "left_to_the_full_set": sorted(left),
     }, indent=1))
+
+
+def representative(items: list[pytest.Item]) -> tuple[list[pytest.Item], list[str]]:
+    """The first PER_AREA items of each rule area by case key, in their run order, and the
+    keys of the others."""
+    chosen: set[str] = set()
+    for area in sorted({baselines.case_key(item).split("-")[0] for item in items}):
+        keys = sorted(key for key in map(baselines.case_key, items) if key.split("-")[0] == area)
+        chosen.update(keys[:PER_AREA])
+    return ([item for item in items if baselines.case_key(item) in chosen],
+            sorted(baselines.case_key(item) for item in items if baselines.case_key(item) not in chosen))

@@ -5,7 +5,8 @@ alone) and must match the baseline; then each reproducer runs alone (pamqp only,
 argument) against a node of that broker (a fresh one for each that may wedge a broker known
 to deadlock), where the broker's replies must be the same
 as in the suite's run, and against a RabbitMQ 3.10.8 node (where the baseline expects each
-of these cases to pass), where they must differ. One node of each broker serves every replay."""
+of these cases to pass), where they must differ. One node of each broker serves every replay.
+ci/test replays a representative share of the cases (two of each rule area), ci/mutation all."""
 
 from __future__ import annotations
 
@@ -70,15 +71,23 @@ def replay(node, scripts: dict[str, Path], *, known_to_deadlock: bool) -> dict[s
     return done
 
 
+# ci/test replays a representative share (tests/integration/replay_cases.PER_AREA of each
+# rule area); ci/mutation (`full`) replays every replayable deviation.
+SHARES = [pytest.param("representative", id="representative"),
+          pytest.param("all", id="all", marks=pytest.mark.full)]
+
+
+@pytest.mark.parametrize("share", SHARES)
 @pytest.mark.parametrize("broker", ["garagemq", "qpid"])
-def test_reproducers_show_the_deviation_alone_and_rabbitmq_the_rule(broker, rabbitmq, tmp_path):
+def test_reproducers_show_the_deviation_alone_and_rabbitmq_the_rule(broker, share, rabbitmq, tmp_path):
     if broker == "qpid" and not (qpid_home() / "lib").is_dir():
         pytest.skip(f"Qpid Broker-J {QPID_VERSION} is not built on this machine: run ci/brokers qpid first")
     listing = tmp_path / "cases.json"
     run_dir = tmp_path / "run"
     run = run_suite(tmp_path, "--broker", broker, "-n", "0", "-p", "no:randomly", "-p", "tests.integration.replay_cases",
                     "--run-dir", str(run_dir), timeout=600,
-                    env={"AMQPC_REPLAY_BROKER": broker, "AMQPC_REPLAY_LIST": str(listing)})
+                    env={"AMQPC_REPLAY_BROKER": broker, "AMQPC_REPLAY_LIST": str(listing),
+                         "AMQPC_REPLAY_SHARE": share})
     cases = json.loads(listing.read_text())
     assert not cases["not_collected"], cases["not_collected"]
     # The chosen cases ran as the baseline says (exit 1 on any change).
@@ -110,5 +119,6 @@ def test_reproducers_show_the_deviation_alone_and_rabbitmq_the_rule(broker, rabb
             problems.append(f"{case} on RabbitMQ: exit {theirs.returncode}\n{theirs.stdout[-1500:]}{theirs.stderr[-1500:]}")
     reproduced = len(scripts) - sum(1 for p in problems if f" on {broker}:" in p)
     print(f"{broker}: {reproduced} of {len(scripts)} reproducers show the deviation alone; "
-          f"{len(cases['not_replayable'])} cases not replayable alone: {sorted(cases['not_replayable'])}")
+          f"{len(cases['not_replayable'])} cases not replayable alone: {sorted(cases['not_replayable'])}; "
+          f"{len(cases['left_to_the_full_set'])} left to the full set (ci/mutation)")
     assert not problems, "\n\n".join(problems)
