@@ -82,7 +82,10 @@ def test_the_wedges_are_set_from_the_file_alone_and_run_last():
     assert not by_hand, f"set in conformance/brokers.toml, not by hand: {by_hand}"
     # The folders of the areas that hold wedges (consumers, queues, ...): collecting them is enough.
     folders = sorted({f"conformance/{AREAS[rule.split('-')[0]][0]}" for rule in FACTS.wedges})
-    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly", *folders],
+    # Every case, the on-demand ones too (the fuzzer's MDL-03 runs only with -m fuzz).
+    every_case = ("-m", "perf or long or fuzz or not (perf or long or fuzz)")
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly", *every_case,
+                           *folders],
                           cwd=REPO, capture_output=True, text=True, timeout=120)
     collected = [line for line in done.stdout.splitlines() if "::" in line]
     assert collected, done.stdout + done.stderr
