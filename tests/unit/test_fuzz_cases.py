@@ -93,3 +93,20 @@ def test_a_stored_example_replays_with_every_field(tmp_path, drawn):
     for example in kept:
         fuzzing._store(tmp_path, example)
     assert fuzzing.stored_examples(tmp_path) == kept
+
+
+def test_a_failure_hypothesis_cannot_replay_is_the_violation_it_saw():
+    # garagemq, -m fuzz --fuzz-examples 500: an F11 example broke an invariant once and not
+    # on Hypothesis's replay; the case was reported "error: FlakyFailure", not the violation.
+    from hypothesis.errors import FlakyFailure
+
+    from amqp_conformance.fixtures.models.runner import seen_once
+    from amqp_conformance.fixtures.vocabulary.framing import InvariantBroken
+
+    broken = InvariantBroken("a fresh client is served after the bad input", "served", "no reply within 3.0 s")
+    flaky = FlakyFailure("Hypothesis one(example=...) produces unreliable results", [broken])
+    seen = seen_once(flaky, "the example below is the last that showed it.")
+    assert seen is broken and "could not replay" in " ".join(seen.__notes__)
+    other = ValueError("not a violation")
+    assert seen_once(other, "") is other
+    assert isinstance(seen_once(FlakyFailure("no violation inside", [other]), ""), FlakyFailure)
