@@ -110,3 +110,23 @@ def test_a_failure_hypothesis_cannot_replay_is_the_violation_it_saw():
     other = ValueError("not a violation")
     assert seen_once(other, "") is other
     assert isinstance(seen_once(FlakyFailure("no violation inside", [other]), ""), FlakyFailure)
+
+
+def test_a_broker_on_its_way_out_is_given_a_bounded_while_to_exit():
+    # Broker-J refused the fuzzer's clean-up connection before its JVM had exited, and the
+    # case was an error (ConnectFailed) rather than the example that killed the broker.
+    import time
+
+    from amqp_conformance.fixtures.models.fuzzing import _exited
+
+    class Exiting:
+        def __init__(self, after: float):
+            self.ends = time.monotonic() + after
+
+        def poll(self):
+            return 1 if time.monotonic() >= self.ends else None
+
+    assert not _exited(None, within=1.0)
+    assert not _exited(Exiting(after=0.3))  # no wait asked: still running
+    assert _exited(Exiting(after=0.3), within=5.0)
+    assert not _exited(Exiting(after=60), within=0.3)
