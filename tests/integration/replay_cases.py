@@ -18,10 +18,21 @@ from pathlib import Path
 import pytest
 
 from amqp_conformance.fixtures.plugin import baselines, reproducer
+from amqp_conformance.fixtures.plugin.selection import ON_DEMAND_MARKERS
 from amqp_conformance.fixtures.core.outcomes import Outcome
 
 DEVIATIONS = (str(Outcome.FAIL), str(Outcome.NON_STRICT))
 PER_AREA = 2  # replayable cases of each rule area in the representative share
+# Cases the suite left out before this plugin chose (an on-demand marker the run's -m does
+# not name: the fuzzer's MDL-03 runs only with -m fuzz), by case key and marker.
+ON_DEMAND_LEFT_OUT: dict[str, str] = {}
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    for item in items:
+        marker = next((name for name in ON_DEMAND_MARKERS if item.get_closest_marker(name)), None)
+        if marker is not None:
+            ON_DEMAND_LEFT_OUT.setdefault(baselines.case_key(item), marker)
 
 # Deterministic deviations whose replies differ from run to run, so a replay that compares
 # replies cannot show them: the outcome is the same every run, the exact frames are not.
@@ -53,6 +64,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             kept.append(item)
         else:
             not_replayable[case] = why
+    on_demand = {case: marker for case, marker in ON_DEMAND_LEFT_OUT.items() if case in wanted}
     left: list[str] = []
     if os.environ.get("AMQPC_REPLAY_SHARE") == "representative":
         kept, left = representative(kept)
@@ -64,7 +76,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     listing.write_text(json.dumps({
         "replayable": sorted(baselines.case_key(item) for item in kept),
         "not_replayable": not_replayable,
-        "not_collected": sorted(set(wanted) - {baselines.case_key(i) for i in kept} - set(not_replayable) - set(left)),
+        "on_demand": {case: f"runs only with -m {marker}" for case, marker in sorted(on_demand.items())},
+        "not_collected": sorted(set(wanted) - {baselines.case_key(i) for i in kept} - set(not_replayable) - set(left)
+                                - set(on_demand)),
         "left_to_the_full_set": sorted(left),
     }, indent=1))
 

@@ -31,6 +31,9 @@ class Variant(NamedRewrite):
         return f"{guide.title}: {sentence}"
 
 
+COMMANDS_HELD = "commands held"  # FrameProxy.shared: how many of the broker's commands a Held variant held
+
+
 class Held(Variant):
     """Holds some of the broker's commands for up to `hold_s` before they go on. Whatever
     else the broker sends on the same channel (a reply, a close) first releases what that
@@ -58,6 +61,8 @@ class Held(Variant):
                 self._flush(link, channel)
             return None
         if self.holds(link, cmd):
+            # Counted for the proxy's owner: what the variant held is its act on the wire.
+            link.shared[COMMANDS_HELD] = link.shared.get(COMMANDS_HELD, 0) + 1
             held = link.state.setdefault(("held", cmd.channel), [])
             if not held:
                 asyncio.get_running_loop().call_later(self.hold_s, self._flush, link, cmd.channel)

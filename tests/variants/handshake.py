@@ -7,7 +7,7 @@ import asyncio
 from pamqp import commands as spec
 
 from tests.frame_proxy import TO_CLIENT, command
-from .base import AMQP_SPEC, Variant
+from .base import AMQP_SPEC, COMMANDS_HELD, Variant
 
 
 class PausedHandshakeRefusal(Variant):
@@ -23,12 +23,14 @@ class PausedHandshakeRefusal(Variant):
         if isinstance(cmd.method, spec.Connection.OpenOk):
             link.state["opened"] = True
         elif isinstance(cmd.method, spec.Connection.Close) and not link.state.get("opened"):
+            link.shared[COMMANDS_HELD] = link.shared.get(COMMANDS_HELD, 0) + 1
             asyncio.get_running_loop().call_later(self.pause_s, link.send, TO_CLIENT, command(0, cmd.method))
             return []
         return None
 
     async def on_eof(self, link, direction):
         if direction == TO_CLIENT and not link.state.get("opened"):
+            link.shared[COMMANDS_HELD] = link.shared.get(COMMANDS_HELD, 0) + 1  # the end of the stream
             await asyncio.sleep(self.pause_s)
 
 
