@@ -18,7 +18,7 @@ import uuid as uuidlib
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from . import allure_report, landing, site, storage
+from . import allure_report, cells, landing, site, storage
 
 HERE = Path(__file__).resolve().parent
 HISTORY_RUNS = 20  # older runs (over every broker version) kept as Allure history points
@@ -174,7 +174,8 @@ def build(paths: list, out: Path, master: str | None = None, known_brokers: set[
 
     for name, rows in (("matrix", matrix), ("flaky", flaky), ("safety", safety), ("latency", latency)):
         _write_csv(out / f"{name}.csv", rows)
-    (out / "matrix.md").write_text(site.markdown(matrix))
+    catalogue = cells.catalogue()  # every catalogued rule, read once for matrix.md and the page
+    (out / "matrix.md").write_text(site.markdown(matrix, catalogue))
     _write_csv(out / "perf.csv", perf)
     summary["perf_page"] = site.write_perf(out, perf)
     report_link, in_report = None, set()
@@ -194,7 +195,7 @@ def build(paths: list, out: Path, master: str | None = None, known_brokers: set[
     page = out / "index.html"
     page.write_text(site.render(matrix, flaky, safety, latency, run_rows, report_link, problems,
                                  in_report=in_report, perf=perf, pass_rates=pass_rates,
-                                 window=summary["window"]))
+                                 window=summary["window"], catalogue=catalogue))
     summary["matrix_page"] = str(page)
     summary["matrix_markdown"] = str(out / "matrix.md")
     summary.update(matrix=matrix, flaky=flaky, safety=safety, latency=latency, perf=perf,
