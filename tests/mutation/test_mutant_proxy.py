@@ -15,20 +15,7 @@ from amqp_conformance.fixtures.core.rules import REGISTRY
 from tests.mutation.mutant_proxy import TO_BROKER, TO_CLIENT, Link, MutantProxy
 from tests.mutation.mutants import MUST_RULES, MUTANTS, NOT_EXPRESSIBLE, SHOULD_RULES
 from tests.mutation.cluster_mutants import CLUSTER_MUTANTS
-
-
-class CollectingWriter:
-    def __init__(self):
-        self.data = bytearray()
-
-    def write(self, data):
-        self.data += data
-
-    def is_closing(self):
-        return False
-
-    def close(self):
-        pass
+from tests.stream_fakes import CollectingWriter
 
 
 def frames(*pairs) -> bytes:

@@ -2,8 +2,6 @@
 rules judge its end (amqp_conformance.fixtures.vocabulary.handshake), without a broker: what
 a broker sends is fed to the connection's reader as TCP would cut it."""
 
-import asyncio
-
 import pytest
 from pamqp import commands as spec
 from pamqp import frame as pamqp_frame
@@ -14,27 +12,12 @@ from amqp_conformance.fixtures.vocabulary.handshake import HandshakeEnding, expe
 from amqp_conformance.fixtures.wire.dialogue import Reply
 from amqp_conformance.fixtures.wire.handshake import FRAME_MIN_SIZE, PROTOCOL_HEADER, HandshakeConnection
 from amqp_conformance.fixtures.wire.target import BrokerTarget
-
-
-class Sink:
-    """A writer that keeps what the client sent."""
-
-    def __init__(self):
-        self.data = bytearray()
-
-    def write(self, data):
-        self.data += data
-
-    def is_closing(self):
-        return False
+from tests.stream_fakes import CollectingWriter, fed_reader
 
 
 def by_hand(stream: bytes, chunk: int) -> HandshakeConnection:
-    reader = asyncio.StreamReader()
-    for start in range(0, len(stream), chunk):
-        reader.feed_data(stream[start:start + chunk])
-    reader.feed_eof()
-    return HandshakeConnection(BrokerTarget("127.0.0.1", 5672, password="secret"), reader, Sink())
+    return HandshakeConnection(BrokerTarget("127.0.0.1", 5672, password="secret"), fed_reader(stream, chunk),
+                               CollectingWriter())
 
 
 @pytest.mark.parametrize("chunk", [1, 3, 64])
