@@ -14,10 +14,12 @@ import sys
 # name -> (module under amqp_conformance.reports with main(argv) -> int, one line for the overview)
 SUBCOMMANDS = {
     "build": ("build", "every stored run -> Parquet tables, the matrix page and the Allure report (reports/site/)"),
+    "serve": ("serve", "serve a built site on 127.0.0.1, so the Allure report opens fast (its default layout needs it)"),
     "diff": ("cells", "the cases whose outcome differs between two broker versions or two stored runs"),
     "flips": ("flips", "the cases whose outcome changed between stored runs (ci/suite --repeat prints it)"),
     "synthetic": ("synthetic", "write synthetic stored runs (for the pipeline's own tests and benchmarks)"),
     "bench": ("pipeline_bench", "time the report build over synthetic runs"),
+    "open-bench": ("open_bench", "time a case linked from the matrix until it shows in Chromium, per Allure layout"),
     "rejudge": ("rejudge", "check a stored run's message histories again with today's checker: which verdicts would change"),
 }
 

@@ -23,6 +23,13 @@ from amqp_conformance.fixtures.core.outcomes import CATEGORIES, allure2_categori
 
 HERE = Path(__file__).resolve().parent
 VERSION_FILE = HERE / "allure_version"  # the one pin of Allure 3 (ci/setup reads it too)
+# How the report is laid out (Allure 3's singleFile option). Its data in files beside the
+# page: a case opens fast (it fetches only what it shows) but only from a web server, as a
+# browser refuses those fetches to a page opened from disk. One file: opens from disk (a CI
+# artifact), and the browser reads all of it before any case shows.
+LAYOUTS = {"files": "the page and its data in files: a case opens fast; open it through `reports serve`",
+           "single": "one self-contained index.html: opens from disk (a CI artifact); slow to open when large"}
+DEFAULT_LAYOUT = "files"
 GTAG = re.compile(r"<script[^>]*googletagmanager[^>]*>\s*</script>\s*(<script>[^<]*gtag\([^<]*</script>)?", re.S)
 
 
@@ -124,7 +131,8 @@ def allure3_categories() -> list[dict]:
     return out
 
 
-def write_config(report_dir: Path, broker_keys: dict[str, tuple[str, str]], history: Path, name: str) -> Path:
+def write_config(report_dir: Path, broker_keys: dict[str, tuple[str, str]], history: Path, name: str,
+                 layout: str = DEFAULT_LAYOUT) -> Path:
     environments = {}
     for key, (broker, version) in sorted(broker_keys.items()):
         environments[environment_id(key)] = (
@@ -142,14 +150,17 @@ export default {{
   environments: {{
     {env_js}
   }},
-  plugins: {{ awesome: {{ options: {{ singleFile: true, reportLanguage: "en" }} }} }},
+  plugins: {{ awesome: {{ options: {{ singleFile: {json.dumps(layout == "single")}, reportLanguage: "en" }} }} }},
 }};
 """)
     return config
 
 
 def generate(staged: Path, report_dir: Path, broker_keys: dict[str, tuple[str, str]], history_lines: list[dict],
-             name: str = "AMQP 0-9-1 conformance") -> Path:
+             name: str = "AMQP 0-9-1 conformance", layout: str = DEFAULT_LAYOUT) -> Path:
+    """The report from the staged result files, in `layout` (one of LAYOUTS): its index.html."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"no Allure layout {layout!r}: {', '.join(LAYOUTS)}")
     if report_dir.exists():
         shutil.rmtree(report_dir)
     report_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -157,7 +168,7 @@ def generate(staged: Path, report_dir: Path, broker_keys: dict[str, tuple[str, s
     # report's point to it, so the file is rewritten, never accumulated across builds.
     history = report_dir.parent / "allure-history.jsonl"
     history.write_text("".join(json.dumps(line) + "\n" for line in history_lines))
-    config = write_config(report_dir, broker_keys, history, name)
+    config = write_config(report_dir, broker_keys, history, name, layout)
     env = {**os.environ, "ALLURE_NO_ANALYTICS": "true", "NO_COLOR": "1"}
     done = subprocess.run([str(allure_bin()), "generate", "--config", str(config), str(staged)],
                           capture_output=True, text=True, timeout=300, env=env, cwd=report_dir.parent)

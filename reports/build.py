@@ -78,6 +78,10 @@ def main(argv: list[str] | None = None) -> int:
                              "tables lack; a run already landed is never read again)")
     parser.add_argument("--known-broker", action="append", default=[], metavar="NAME",
                         help="accept runs of a broker product the pipeline does not know yet; repeatable")
+    parser.add_argument("--allure-layout", choices=sorted(allure_report.LAYOUTS),
+                        default=allure_report.DEFAULT_LAYOUT,
+                        help="; ".join(f"{name}: {what}" for name, what in allure_report.LAYOUTS.items())
+                        + f" (default: {allure_report.DEFAULT_LAYOUT})")
     parser.add_argument("--no-allure", action="store_true",
                         help="skip the Allure report (the matrix cells then carry no links)")
     args = parser.parse_args(argv)
@@ -87,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as bad:
         parser.error(str(bad))
     summary = build(args.paths or [HERE / "runs"], args.out, args.master, set(args.known_broker),
-                    allure=not args.no_allure, data=args.data, window=window, full=args.full, conf=conf)
+                    allure=not args.no_allure, data=args.data, window=window, full=args.full, conf=conf,
+                    allure_layout=args.allure_layout)
     for problem in summary["problems"]:
         print(f"[reports] {problem}", file=sys.stderr)
     if not summary["runs"]:
@@ -100,6 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"[reports] pass rates, flaky rules and latencies over {summary['window']}; tables: {summary['data']}")
     print(f"[reports] matrix: {summary['matrix_page']} (Markdown: {summary['matrix_markdown']})"
           + (f"; Allure: {summary['allure']}" if summary["allure"] else ""))
+    if summary["allure"] and args.allure_layout == "files":
+        print(f"[reports] open both through `python -m amqp_conformance.reports serve {args.out}` (this Allure "
+              "layout does not open from disk; --allure-layout single does)")
     if summary["perf_page"]:
         print(f"[reports] {summary['figures']} PERF figures: {summary['perf_page']} and its charts")
     print("[reports] seconds: " + ", ".join(f"{k} {v:.1f}" for k, v in summary["seconds"].items()))
@@ -108,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def build(paths: list, out: Path, master: str | None = None, known_brokers: set[str] | None = None,
           allure: bool = True, spark=None, data: str | None = None, window: tuple[str, int] | None = None,
-          full: bool = False, conf: dict[str, str] | None = None) -> dict:
+          full: bool = False, conf: dict[str, str] | None = None,
+          allure_layout: str = allure_report.DEFAULT_LAYOUT) -> dict:
     """paths: run folders or folders of them, local paths or URIs; data: where the tables
     are (any URI Spark writes; default <out>/data). A build lands the runs not in the
     tables yet and recomputes the summaries; full: drop the tables and land every run."""
@@ -186,7 +195,7 @@ def build(paths: list, out: Path, master: str | None = None, known_brokers: set[
         keys = {row["broker_key"]: (row["broker"], row["broker_version"]) for row in run_rows
                 if row["run_id"] in deciding}
         try:
-            index = allure_report.generate(staged, out / "allure", keys, history)
+            index = allure_report.generate(staged, out / "allure", keys, history, layout=allure_layout)
         finally:
             shutil.rmtree(staged, ignore_errors=True)
         summary["allure"] = str(index)
@@ -195,7 +204,8 @@ def build(paths: list, out: Path, master: str | None = None, known_brokers: set[
     page = out / "index.html"
     page.write_text(site.render(matrix, flaky, safety, latency, run_rows, report_link, problems,
                                  in_report=in_report, perf=perf, pass_rates=pass_rates,
-                                 window=summary["window"], catalogue=catalogue))
+                                 window=summary["window"], catalogue=catalogue,
+                                 report_served=allure_layout == "files"))
     summary["matrix_page"] = str(page)
     summary["matrix_markdown"] = str(out / "matrix.md")
     summary.update(matrix=matrix, flaky=flaky, safety=safety, latency=latency, perf=perf,

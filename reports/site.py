@@ -48,8 +48,10 @@ def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: l
            report_link: str | None, problems: list[str], in_report: set[str] | None = None,
            perf: list[dict] | None = None,
            pass_rates: list[dict] | None = None, window: str = "the stored runs",
-           catalogue: dict[str, str] | None = None) -> str:
+           catalogue: dict[str, str] | None = None, report_served: bool = False) -> str:
     """in_report: the report ids the Allure report holds; only those cases are linked.
+    report_served: the Allure report opens only over HTTP (its data in files), so the page
+    says so when it is opened from disk.
     pass_rates: (broker_key, week, runs, mean, lowest, highest) rows (pipeline.pass_rates).
     window: the runs the pass rates cover, as the page names them.
     perf: the PERF figures with their trends (pipeline.perf_trends), for their charts.
@@ -63,7 +65,7 @@ def render(matrix: list[dict], flaky: list[dict], safety: list[dict], latency: l
     perf = perf or []
     return TEMPLATES.get_template("index.html.j2").render(
         runs=len(runs), brokers=brokers, rules=rules, built=f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M}",
-        report_link=report_link, classes=ORDER, colours=COLOURS, window=window, transports=_latest_transport(runs),
+        report_link=report_link, report_served=report_served and report_link is not None, classes=ORDER, colours=COLOURS, window=window, transports=_latest_transport(runs),
         cells=cells, not_run={rule: not_run.get(rule, "not run") for rule in rules}, differing=rule_cells.differing_rules(matrix), pairs=_pairs(matrix, brokers, link),
         outcomes_chart=outcomes_chart(matrix), pass_rate_chart=pass_rate_chart(pass_rates or []),
         latency_chart=latency_chart(sorted(latency, key=_by_broker_fault)),
