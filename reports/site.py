@@ -37,7 +37,9 @@ SAFETY_NOTE = ("lost ... watermark_violations: what the fault layer's history ch
                "counted only in checks whose case did not pass (a passing case's check, unjudged_tests, ran over a "
                "queue its test need not drain: a message still queued is not lost); violations: their sum. "
                "unexpected (delivered, never published in the history: published outside it) is shown apart and is "
-               "no violation; *_seen: counted by the pipeline from every message history itself.")
+               "no violation; *_seen: counted by the pipeline from every message history itself. The FLT-05 "
+               "network profiles (latency-20ms, slicer-6B, ...) each run the same tests, so their rows of one "
+               "version hold the same counts unless a fault changed what a test saw; their latencies above differ.")
 
 
 def _chart(name: str):
