@@ -34,14 +34,6 @@ def pytest_deselected(items: list[pytest.Item]) -> None:
         if marker is not None:
             ON_DEMAND_LEFT_OUT.setdefault(baselines.case_key(item), marker)
 
-# Deterministic deviations whose replies differ from run to run, so a replay that compares
-# replies cannot show them: the outcome is the same every run, the exact frames are not.
-REPLIES_VARY = {
-    "qpid": {"QU-22[plain]": "Broker-J reorders a mix of persistent and transient messages differently on every run "
-                             "(9 of 9 runs out of order, never twice the same order; its baseline entry)"},
-}
-
-
 def deterministic_deviations(broker: str) -> dict[str, baselines.Expectation]:
     """The baseline's fail and non-strict cases that show one outcome only."""
     return {case: expected for case, expected in baselines.load(baselines.path_of(broker)).items()
@@ -59,7 +51,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         case = baselines.case_key(item)
         if case not in wanted:
             continue
-        why = REPLIES_VARY.get(broker, {}).get(case) or reproducer.not_replayable_because(item, item.module.RULE.id)
+        why = wanted[case].replies_vary or reproducer.not_replayable_because(item, item.module.RULE.id)
         if why is None:
             kept.append(item)
         else:
