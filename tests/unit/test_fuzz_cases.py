@@ -1,4 +1,4 @@
-"""The fuzz cases added for issue 46 (F1, F8, F11, F16, F17, F18) draw what spec-rules.md
+"""The fuzz cases added for issue 46 (F1, F8, F11, F14, F15, F16, F17, F18) draw what spec-rules.md
 section 5 says, without a broker: each drawn example is checked against its case's
 definition, and a stored example replays with every field it was drawn with."""
 
@@ -9,8 +9,9 @@ from collections import Counter
 import pytest
 
 from amqp_conformance.fixtures.models import fuzzing
-from amqp_conformance.fixtures.models.fuzz_cases import (AMQP_0_9_1, ANY, ANSWERS, CASES, CUT_QUEUE, ENDS,
-                                                         HEADER_THEN_END, SERVES, Example)
+from amqp_conformance.fixtures.models.fuzz_cases import (AMQP_0_9_1, ANY, ANSWERS, CASES, CHANNEL_OPEN, CUT_QUEUE,
+                                                         ENDS, FRAME_MIN_SIZE, HEADER_THEN_END, OPEN, SERVES,
+                                                         START_OK, TUNE_OK, Example, handshake_expectation)
 from amqp_conformance.fixtures.wire import raw_frames as frames
 from amqp_conformance.fixtures.wire.frames import FRAME_HEADER
 
@@ -31,7 +32,7 @@ def _frames(data: bytes) -> list[bytes]:
 
 def test_every_new_case_is_drawn(drawn):
     counts = Counter(example.case for example in drawn)
-    assert all(counts[case] for case in ("F1", "F8", "F11", "F16", "F17", "F18")), counts
+    assert all(counts[case] for case in ("F1", "F8", "F11", "F14", "F15", "F16", "F17", "F18")), counts
 
 
 def test_f1_expects_what_pdf_4_2_2_says_of_each_header(drawn):
@@ -88,8 +89,32 @@ def test_f18_within_channel_max_serves(drawn):
         assert example.expect == (SERVES if max(example.channel_offsets) <= 0 else ANY)
 
 
+@pytest.mark.parametrize("steps, expect", [
+    ((START_OK, TUNE_OK, OPEN), SERVES),
+    ((START_OK, TUNE_OK, OPEN, CHANNEL_OPEN), SERVES),
+    ((START_OK, TUNE_OK, OPEN, CHANNEL_OPEN, CHANNEL_OPEN), ENDS),  # channel 1 opened twice
+    ((START_OK, TUNE_OK, OPEN, OPEN), ENDS),  # CN-20 open-twice
+    ((START_OK, START_OK, TUNE_OK, OPEN), ENDS),  # CN-20 start-ok-twice
+    ((START_OK, TUNE_OK, TUNE_OK, OPEN), ENDS),  # CN-20 tune-ok-twice
+    ((START_OK, TUNE_OK, CHANNEL_OPEN, OPEN), ENDS),  # CN-20 channel-open-before-open
+    ((TUNE_OK,), ENDS), ((OPEN, START_OK), ENDS),
+    ((START_OK,), ANY), ((START_OK, TUNE_OK), ANY),  # unfinished: the broker may wait
+])
+def test_f14_expects_what_the_connection_grammar_says(steps, expect):
+    assert handshake_expectation(steps) == expect
+
+
+def test_f14_draws_steps_by_name_and_f15_sizes_around_the_frame_minimum(drawn):
+    f14 = [e for e in drawn if e.case == "F14"]
+    assert {e.expect for e in f14} >= {ENDS, SERVES}
+    assert all(not e.chunks and e.expect == handshake_expectation(e.handshake) for e in f14)
+    for example in (e for e in drawn if e.case == "F15"):
+        assert example.handshake == (START_OK, TUNE_OK, OPEN) and not example.chunks  # no credentials in it
+        assert example.expect == (SERVES if example.start_ok_size <= FRAME_MIN_SIZE else ANY)
+
+
 def test_a_stored_example_replays_with_every_field(tmp_path, drawn):
-    kept = [next(e for e in drawn if e.case == case) for case in ("F1", "F8", "F17", "F18", "F2")]
+    kept = [next(e for e in drawn if e.case == case) for case in ("F1", "F8", "F14", "F15", "F17", "F18", "F2")]
     for example in kept:
         fuzzing._store(tmp_path, example)
     assert fuzzing.stored_examples(tmp_path) == kept
