@@ -49,6 +49,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from amqp_conformance.fixtures.wire.target import mask_url  # a --amqp-url's password is never printed
+
 REPO = Path(__file__).resolve().parent.parent
 SUMMARY = re.compile(r"^(\d+) pass, (\d+) fail, (\d+) non-strict, (\d+) info, (\d+) unsupported, (\d+) error", re.M)
 
@@ -144,7 +146,8 @@ def one_run(config: str, runs_dir: str, keep: Path | None = None, tree: Path = R
                 for run in Path(runs_dir).iterdir() if run.is_dir()]
         if done.returncode:
             tail = "\n".join(done.stdout.splitlines()[-15:])
-            print(f"[bench] {config!r}: exit {done.returncode}, kept {' '.join(kept)}\n{tail}", file=sys.stderr)
+            print(mask_url(f"[bench] {config!r}: exit {done.returncode}, kept {' '.join(kept)}\n{tail}"),
+                  file=sys.stderr)
     for run in Path(runs_dir).iterdir():
         shutil.rmtree(run, ignore_errors=True)
     return Run(config, round(seconds, 1), done.returncode, cases, load_before, os.getloadavg()[0], **said,
@@ -168,7 +171,7 @@ def table(runs: list[Run], configs: list[str]) -> str:
             first, first_cpu = first or median, first_cpu or cpu
             loads = [r.load_before for r in mine] + [r.load_after for r in mine]
             lines.append(
-                f"| {tree} | `{config}` | {len(mine)} | {max(r.cases for r in mine)} | {min(seconds):.1f} "
+                f"| {tree} | `{mask_url(config)}` | {len(mine)} | {max(r.cases for r in mine)} | {min(seconds):.1f} "
                 f"| {median:.1f} | {max(seconds):.1f} | {median / first:.2f}x | {cpu:.1f} "
                 f"| {cpu / first_cpu if first_cpu else 0:.2f}x | {sum(1 for r in mine if r.status)} "
                 f"| {min(loads):.1f}-{max(loads):.1f} |"
@@ -181,7 +184,7 @@ def load_table(runs: list[Run]) -> str:
     lines = ["| run | tree | ci/suite arguments | wall s | CPU s | cases | rerun | NEW | errors | harness-lag "
              "| worst harness lag ms | load avg (1 min) |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    lines += [f"| {i} | {r.tree} | `{r.config}` | {r.seconds:.1f} | {r.cpu_s:.1f} | {r.cases} | {r.rerun} | {r.new} "
+    lines += [f"| {i} | {r.tree} | `{mask_url(r.config)}` | {r.seconds:.1f} | {r.cpu_s:.1f} | {r.cases} | {r.rerun} | {r.new} "
               f"| {r.errors} | {r.harness_lag} | {r.worst_lag_ms:.0f} | {r.load_before:.1f}-{r.load_after:.1f} |"
               for i, r in enumerate(runs, 1)]
     return "\n".join(lines)
@@ -216,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
                 for config, tree in [(c, t) for c in args.configs for t in trees]:
                     run = one_run(config, runs_dir, args.keep, tree)
                     runs.append(run)
-                    print(f"[bench] run {k}/{args.runs} {run.tree} `{config}`: {run.seconds:.1f} s, "
+                    print(f"[bench] run {k}/{args.runs} {run.tree} `{mask_url(config)}`: {run.seconds:.1f} s, "
                           f"{run.cpu_s:.1f} s CPU, {run.cases} cases, "
                           f"exit {run.status}, {run.rerun} rerun, {run.new} NEW, {run.errors} error, "
                           f"{run.harness_lag} harness-lag, worst harness lag {run.worst_lag_ms:.0f} ms, "
@@ -228,12 +231,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
           f"`ci/bench --runs {args.runs}" + (f" --under-load {args.under_load}" if args.under_load else "")
           + (f" --old-tree {args.old_tree}" if args.old_tree else "")
-          + " " + " ".join(shlex.quote(c) for c in args.configs) + "`\n")
+          + " " + " ".join(shlex.quote(mask_url(c)) for c in args.configs) + "`\n")
     print(table(runs, args.configs))
     if args.under_load:
         print("\n" + load_table(runs))
     if args.json:
-        args.json.write_text(json.dumps([asdict(r) for r in runs], indent=2) + "\n")
+        args.json.write_text(json.dumps([{**asdict(r), "config": mask_url(r.config)} for r in runs], indent=2) + "\n")
     return 1 if any(r.status for r in runs) else 0
 
 
