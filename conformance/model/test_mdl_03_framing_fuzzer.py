@@ -31,7 +31,7 @@ RULE = rule("MDL-03", "Fuzzed bad frames get the framing rules' reactions, and t
 
 @pytest.mark.fuzz
 @pytest.mark.not_replayable_alone("a fuzz example is replayed by the reproducer the fuzzer writes for it "
-                                  "(reproducer MDL-03_<case>.py), or by --fuzz-replay RUN")
+                                  "(reproducer MDL-03_<case>_raw.py), or by --fuzz-replay RUN")
 @pytest.mark.parametrize("case", FUZZ_CASES, ids=[case.replace(" ", "-") for case in FUZZ_CASES])
 def test_fuzzed_frames_keep_the_rules_and_the_invariants(broker, broker_node, case):
     fuzz(broker, broker_node, case)

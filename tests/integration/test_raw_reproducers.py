@@ -12,6 +12,7 @@ from urllib.parse import urlparse
 
 from amqp_conformance.fixtures.brokers.registry import managed_broker
 from amqp_conformance.fixtures.models.fuzz_cases import CHANNEL_OPEN, OPEN, START_OK, TUNE_OK
+from amqp_conformance.fixtures.vocabulary.framing import MEMORY_BACK, MEMORY_WATCH
 from amqp_conformance.fixtures.wire.raw_reproducer import Conforming, RawCase
 from amqp_conformance.fixtures.wire.raw_reproducer import script as raw_script
 from tests.suite_runs import run_suite
@@ -60,3 +61,14 @@ def test_a_padded_start_ok_of_the_script_is_exactly_the_size_asked():
         'if __name__ == "__main__":', "if False:"), runtime)
     url = urlparse("amqp://someone:secret@127.0.0.1:5672/v")
     assert [len(runtime["start_ok"](url, size)) for size in (4095, 4096, 4097)] == [4095, 4096, 4097]
+
+
+def test_a_finding_no_client_can_see_is_not_called_behaving(tmp_path, plain_rabbitmq):
+    """garagemq's F11-headers finding is its memory (2319 MB after a 2 GB long string): a
+    script cannot read it, so it sends the input and exits 3 saying what to watch."""
+    script = tmp_path / "MDL-03_F11-headers_raw.py"
+    script.write_text(raw_script(RawCase("MDL-03 F11", MEMORY_BACK, "2319 MB", [], Conforming(either=True),
+                                         watch=MEMORY_WATCH)))
+    done = subprocess.run([sys.executable, str(script), plain_rabbitmq.target.url], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 3 and "not judged here: the finding is the broker's memory" in done.stdout, done.stdout
