@@ -57,6 +57,7 @@ MEASURED_SECONDS = {
     "tests/integration/test_junit_truth.py": 52,
     "tests/integration/test_bad_input.py::test_a_cluster": 40,
     "tests/mutation/test_split_header_mutant.py": 38,
+    "tests/mutation/test_fuzzer_catches_a_mutant.py": 41,
     "tests/mutation/test_intermittent_mutant.py": 36,
     "tests/integration/test_baseline_comparison.py": 34,
     "tests/integration/test_reports_views.py": 33,
