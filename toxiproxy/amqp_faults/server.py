@@ -6,12 +6,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 from amqp_conformance.fixtures.core.cache import cache_dir
 
 from amqp_conformance.fixtures.core import lifeline
+from amqp_conformance.fixtures.core.polling import poll_until
 from amqp_conformance.fixtures.core.ports import free_port
 
 from .client import ToxiproxyAPI, ToxiproxyError
@@ -61,16 +61,19 @@ class ToxiproxyServer:
                 stdin=subprocess.DEVNULL)
         self.url = f"http://127.0.0.1:{port}"
         api = ToxiproxyAPI(self.url)
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
+
+        def answers() -> bool:
+            if self.process.poll() is not None:  # raising ends the poll: no later reading can answer
                 raise ToxiproxyUnavailable(f"{self.binary} exited with status {self.process.returncode}: "
                                            f"{self.log_file.read_text(errors='replace')[-300:]}")
             try:
                 api.version()
-                return self.url
+                return True
             except ToxiproxyError:
-                time.sleep(0.05)
+                return False
+
+        if poll_until(answers, within=START_TIMEOUT_S, every=0.05).held:
+            return self.url
         self.stop()
         raise ToxiproxyUnavailable(f"{self.binary} did not answer on {self.url} within {START_TIMEOUT_S:.0f} s")
 
