@@ -43,6 +43,18 @@ def node_mutants() -> dict[str, object]:
     return {name: mutant for name, mutant in MUTANTS.items() if rules & set(mutant.breaks)}
 
 
+@pytest.hookimpl(trylast=True)  # after the suite's own selection
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Only the cases judged on a node of the suite's own: a node rule's module may also
+    hold a case on the plain broker (EX-13 declares both kinds of exchange on any broker,
+    then restarts a node of its own), which no node mutant reaches and the catalogue's
+    mutation score judges."""
+    on_a_node = [item for item in items if set(NODE_FIXTURES) & set(getattr(item, "fixturenames", ()))]
+    if len(on_a_node) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item not in on_a_node])
+        items[:] = on_a_node
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     rule = getattr(metafunc.module, "RULE", None)
     if rule is None or rule.id not in node_rules() or not set(NODE_FIXTURES) & set(metafunc.fixturenames):
