@@ -26,6 +26,9 @@ class NodeWithDefaultTick(RabbitMQNode):
     channel_tick_ms = RABBITMQ_DEFAULT_CHANNEL_TICK_MS
 
 
+# ci/mutation only (`full`): it waits out RabbitMQ's one-minute tick by design (~80 s); the
+# default bound it relies on is also checked in ci/test (tests/unit/test_timeouts.py).
+@pytest.mark.full
 def test_con_10_waits_for_the_default_check_interval_at_a_url(tmp_path):
     node = NodeWithDefaultTick()
     with node as target:

@@ -62,6 +62,9 @@ def built_matrix(out: Path) -> dict[tuple[str, str], tuple[str, int, int]]:
             for r in csv.DictReader(open(out / "matrix.csv"))}
 
 
+# ci/mutation only (`full`): the standalone cluster's test below goes through spark-submit too,
+# with a master given on the command line; this one adds local[2], ~95 s of the project's tests.
+@pytest.mark.full
 def test_spark_submit_runs_the_build_with_the_master_it_was_given(runs, tmp_path):
     done = submit("local[2]", runs, tmp_path / "site")
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]

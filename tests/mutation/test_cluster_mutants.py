@@ -91,6 +91,10 @@ async def test_confirms_on_one_node_wait_for_a_consumer_on_another():
 
 @pytest.mark.integration
 @pytest.mark.cluster
+# ci/mutation only (`full`): three nodes start for it (~160 s of the project's tests); the
+# cluster machinery itself stays in ci/test (tests/integration/test_cluster_broker.py, and
+# this file's two model tests above).
+@pytest.mark.full
 # ~4 min on a quiet 2-core CI machine (three nodes start); at load 20 it ran past 400 s.
 # Nets for a hang, not targets.
 @pytest.mark.timeout(960)

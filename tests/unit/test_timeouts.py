@@ -24,3 +24,13 @@ def test_an_unknown_bound_is_refused():
         timeouts.configure(REPLY_TIMEOUT=1.0)
     with pytest.raises(AttributeError):
         timeouts.NO_SUCH_BOUND
+
+
+def test_a_url_brokers_consumer_timeout_check_covers_rabbitmqs_default_tick():
+    """The cheap half of tests/integration/test_consumer_timeout_at_url.py's first test
+    (which waits the tick out, in ci/mutation): at a URL, with no option given, CON-10 waits
+    at least RabbitMQ's default channel tick past the timeout."""
+    from amqp_conformance.fixtures.plugin.session import DEFAULT_TIMEOUT_CHECK_MS
+    from tests.integration.test_consumer_timeout_at_url import RABBITMQ_DEFAULT_CHANNEL_TICK_MS
+
+    assert DEFAULT_TIMEOUT_CHECK_MS >= RABBITMQ_DEFAULT_CHANNEL_TICK_MS
