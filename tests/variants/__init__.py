@@ -7,15 +7,16 @@ failed. A variant is data plus small hooks, like a mutant (tests/mutation/mutant
 never knows how a rule module is written.
 
 One module per subject: confirms, deliveries, connection (texts, framing, heartbeats,
-capabilities), handshake (before open-ok), names (what generated names look like).
+capabilities), handshake (before open-ok), names (what generated names look like), counts
+(what a count includes).
 """
 
 from __future__ import annotations
 
-from . import confirms, connection, deliveries, handshake, names
+from . import confirms, connection, counts, deliveries, handshake, names
 from .base import Variant
 
-AREAS = (confirms, deliveries, connection, handshake, names)
+AREAS = (confirms, deliveries, connection, handshake, names, counts)
 VARIANTS: dict[str, Variant] = {v.name: v for v in (cls() for area in AREAS for cls in area.VARIANTS)}
 
 __all__ = ["VARIANTS", "Variant"]

@@ -173,6 +173,19 @@ async def generated_names_elsewhere(broker, connection):
     return not declared.queue.startswith("amq.") and not tag.startswith("amq.")
 
 
+async def delete_counting_a_held_delivery(broker, connection):
+    """A queue with two messages, one of them fetched and held unacknowledged, is deleted:
+    RabbitMQ's delete-ok counts the one ready message, the variant's both."""
+    channel = await connection.channel()
+    declared = await channel.call(spec.Queue.Declare(queue="", exclusive=True), spec.Queue.DeclareOk)
+    for body in (b"held", b"ready"):
+        channel.publish(body, routing_key=declared.queue)
+    await channel.barrier()
+    assert await channel.get(declared.queue) is not None
+    deleted = await channel.call(spec.Queue.Delete(queue=declared.queue), spec.Queue.DeleteOk)
+    return deleted.message_count == 2
+
+
 DIALOGUES = {  # variant -> (dialogue, the rewrite in front of the broker it needs, if any)
     "coalesced_confirms": (confirm_of_one_publish, None),
     "split_multiple_confirms": (confirms_of_two_publishes, "coalesced_confirms"),
@@ -188,6 +201,7 @@ DIALOGUES = {  # variant -> (dialogue, the rewrite in front of the broker it nee
     "interleaved_channel_frames": (interleaved_frames, None),
     "paused_handshake_refusal": (paused_refusal, None),
     "generated_names_in_another_format": (generated_names_elsewhere, None),
+    "delete_ok_counts_unacked": (delete_counting_a_held_delivery, None),
 }
 
 
