@@ -186,6 +186,20 @@ async def delete_counting_a_held_delivery(broker, connection):
     return deleted.message_count == 2
 
 
+async def consumer_at_its_prefetch_limit(broker, connection):
+    """A consumer with prefetch 1 holds one unacknowledged delivery of a queue that has
+    another ready: RabbitMQ's declare-ok counts it, the variant's does not."""
+    channel, other = await connection.channel(), await connection.channel()
+    declared = await channel.call(spec.Queue.Declare(queue="", exclusive=True), spec.Queue.DeclareOk)
+    for body in (b"held", b"waiting"):
+        channel.publish(body, routing_key=declared.queue)
+    await channel.call(spec.Basic.Qos(prefetch_count=1), spec.Basic.QosOk)
+    await channel.consume(declared.queue)
+    await channel.expect_delivery()
+    seen = await other.call(spec.Queue.Declare(queue=declared.queue, passive=True), spec.Queue.DeclareOk)
+    return seen.consumer_count == 0
+
+
 DIALOGUES = {  # variant -> (dialogue, the rewrite in front of the broker it needs, if any)
     "coalesced_confirms": (confirm_of_one_publish, None),
     "split_multiple_confirms": (confirms_of_two_publishes, "coalesced_confirms"),
@@ -202,6 +216,7 @@ DIALOGUES = {  # variant -> (dialogue, the rewrite in front of the broker it nee
     "paused_handshake_refusal": (paused_refusal, None),
     "generated_names_in_another_format": (generated_names_elsewhere, None),
     "delete_ok_counts_unacked": (delete_counting_a_held_delivery, None),
+    "active_consumers_only": (consumer_at_its_prefetch_limit, None),
 }
 
 
