@@ -6,12 +6,13 @@ from __future__ import annotations
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from ..landing import Run
+from amqp_conformance.fixtures.core.outcomes import HISTORY_ATTACHMENT
+from ..landing import Run, shown
 from ..storage import Store, join
 from .analyses import (confirmed, fault_checks, flaky, in_window, latencies, matrix, pass_rates,
                        percentiles_of, perf_trends, rule_runs, run_outcomes, safety_summary, seen_in_histories)
 from .ingest import read_runs
-from .schemas import PARTS, RUNS
+from .schemas import COUNTS, PARTS, RUNS
 
 
 # -- the tables: each run lands once, the summaries come from the per-run tables -----------
@@ -83,27 +84,40 @@ def land(spark: SparkSession, tables: Tables, new: list[Run]) -> tuple[list[dict
     table, the runs table last, so a run counts as landed only once all its rows are in.
     Returns the new runs' rows (with their counts) and the input skipped."""
     ensure_latencies(tables)
-    read = read_runs(spark, new)  # the one job: what lands, what is skipped, the counts
+    read = read_runs(spark, new)
     new = [r for r in new if r.run_id not in read.lost]
     rows = [r.row for r in new]
+    results_file = {r.run_id: shown(r.results) for r in new}
     tables.append("results", read.results)
     tables.append("checks", read.checks)
     tables.append("events", read.events)
-    problems = [*read.problems, *read.corrupt_events]
+    stored = tables.of_runs("events", rows)
+    problems = list(read.problems)
+    counts: dict[str, dict[str, int]] = {r.run_id: dict.fromkeys(COUNTS, 0) for r in new}
     seen = None
-    if any(read.counts[r.run_id]["events"] for r in new) or read.corrupt_events:
-        # Matched once, from the cached events (never read back from what was just
-        # written): the confirms table, the latencies and what the histories show.
-        events = read.events.where(F.col("corrupt").isNull())
-        confirms = confirmed(events, read.checks).join(F.broadcast(read.runs), "run_id").cache()
-        tables.append("confirms", confirms)
-        seen = seen_in_histories(events, confirms)
-        tables.append(LATENCIES, latencies(confirms))
+    if stored is not None:
+        corrupt = F.col("corrupt").isNotNull()
+        for row in stored.groupBy("run_id").agg(
+                F.sum((~corrupt).cast("long")).alias("events"),
+                F.collect_list(F.when(corrupt, F.struct("result_uuid", "line"))).alias("corrupt")).collect():
+            counts[row.run_id]["events"] = row.events
+            problems += [f"{results_file[row.run_id]} {HISTORY_ATTACHMENT} of {bad.result_uuid}:{bad.line}: "
+                         f"skipped a corrupt history line" for bad in row.corrupt]
+        events = stored.where(~corrupt)
+        tables.append("confirms", confirmed(events, read.checks).join(F.broadcast(read.runs), "run_id"))
+        confirms = tables.of_runs("confirms", rows)  # matched once, read back: never matched again
+        seen = seen_in_histories(events, confirms) if confirms is not None else None
+        if confirms is not None:
+            tables.append(LATENCIES, latencies(confirms))
     tables.append("fault_checks", fault_checks(read.checks, read.results, seen))
     tables.append("rule_runs", rule_runs(read.results))
     tables.append("run_outcomes", run_outcomes(read.results))
     tables.append("perf", read.figures)
-    landed = [{**row, **read.counts[row["run_id"]]} for row in rows]
+    per_run = [frame.groupBy("run_id").agg(F.lit(name).alias("table"), F.count("*").alias("rows"))
+               for name, frame in (("results", read.results), ("checks", read.checks), ("figures", read.figures))]
+    for row in per_run[0].unionByName(per_run[1]).unionByName(per_run[2]).collect():
+        counts[row.run_id][row.table] = row.rows
+    landed = [{**row, **counts[row["run_id"]]} for row in rows]
     tables.append("runs", spark.createDataFrame(landed, RUNS))
     for name in ("runs", "rule_runs", "run_outcomes", "fault_checks", "perf", LATENCIES):
         tables.compact(name)
