@@ -10,84 +10,98 @@ from pamqp import commands as spec
 from tests.frame_proxy import changed, replaced
 from .base import AMQP_SPEC, Variant
 
-UNACKED = "unacked by queue"  # FrameProxy.shared: (link id, channel, delivery tag) -> queue
-CONSUMERS = "consumers by key"  # FrameProxy.shared: (link id, channel, consumer tag) -> Consumer
+QUEUES = "queues"  # Link.state: ("consumer" or "got", channel, tag) -> the queue a delivery comes from
+CLOSED = "closed channels"  # Link.state: channels closed since they were opened (None: the whole connection)
 
 
 @dataclass
-class Consumer:
+class Held:
+    """A delivery a client holds unacknowledged on an open channel, and where it came from."""
+    link: object
+    channel: int
     queue: str
-    no_ack: bool
-    limit: int  # its own prefetch limit when it started (basic.qos global=false before it), 0: none
+    consumer_tag: str | None  # None: fetched with basic.get
 
 
 class CountingVariant(Variant):
-    """The bookkeeping both count variants need, kept across the proxy's connections: each
-    consumer's queue, each delivery a client holds unacknowledged and the queue it came
-    from; a closed channel's or connection's are forgotten (the broker requeues them and
-    counts them as ready again, and its consumers are gone)."""
+    """What the count variants need beyond the frame engine's Tracker, which already
+    settles each delivery (ack, nack, reject, multiple, recover): the queue each consumer
+    and each fetched delivery comes from, the prefetch limits, and which channels are
+    closed (their deliveries went back to their queues, which count them as ready)."""
 
     def from_client(self, link, cmd):
-        method, unacked = cmd.method, link.shared.setdefault(UNACKED, {})
+        method, pending = cmd.method, link.state.setdefault(("pending", cmd.channel), [])
         if isinstance(method, spec.Basic.Qos):
             link.state[("qos", cmd.channel, method.global_)] = method.prefetch_count
         elif isinstance(method, spec.Basic.Consume):
-            limit = link.state.get(("qos", cmd.channel, False), 0)
-            link.state.setdefault(("consumes", cmd.channel), []).append(Consumer(method.queue, method.no_ack, limit))
+            pending.append(("consume", method.queue, link.state.get(("qos", cmd.channel, False), 0)))
         elif isinstance(method, spec.Basic.Get):
-            link.state.setdefault(("gets", cmd.channel), []).append((method.queue, method.no_ack))
-        elif isinstance(method, (spec.Basic.Ack, spec.Basic.Reject, spec.Basic.Nack)):
-            multiple = getattr(method, "multiple", False)
-            for key in [key for key in unacked if key[:2] == (link.id, cmd.channel)
-                        and (key[2] == method.delivery_tag or multiple and (not method.delivery_tag
-                                                                            or key[2] <= method.delivery_tag))]:
-                del unacked[key]
-        elif isinstance(method, (spec.Basic.Recover, spec.Channel.Close, spec.Channel.CloseOk)):
-            self._forget(link, cmd.channel)
-        elif isinstance(method, (spec.Connection.Close, spec.Connection.CloseOk)):
-            self._forget(link, None)
-        return self.asked(link, cmd)
+            pending.append(("get", method.queue, 0))
+        elif isinstance(method, spec.Queue.Delete) and not method.nowait:
+            link.state.setdefault(("deletes", cmd.channel), []).append(method.queue)
+        elif isinstance(method, spec.Channel.Open):  # a number used again: nothing of the old channel holds
+            link.state.setdefault(CLOSED, set()).discard(cmd.channel)
+            link.state[QUEUES] = {key: of for key, of in link.state.get(QUEUES, {}).items() if key[1] != cmd.channel}
+            for key in [key for key in link.state if isinstance(key, tuple) and key[1] == cmd.channel]:
+                del link.state[key]  # its pending replies, prefetch limits and deletes
+        self._note_close(link, cmd)
+        return None
 
     def from_broker(self, link, cmd):
-        method, unacked = cmd.method, link.shared.setdefault(UNACKED, {})
-        consumers = link.shared.setdefault(CONSUMERS, {})
-        if isinstance(method, spec.Basic.ConsumeOk):
-            started = link.state.get(("consumes", cmd.channel)) or [Consumer("", True, 0)]
-            consumers[(link.id, cmd.channel, method.consumer_tag)] = started.pop(0)
-        elif isinstance(method, (spec.Basic.CancelOk, spec.Basic.Cancel)):
-            consumers.pop((link.id, cmd.channel, method.consumer_tag), None)
-        elif isinstance(method, spec.Basic.Deliver):
-            consumer = consumers.get((link.id, cmd.channel, method.consumer_tag))
-            if consumer and consumer.queue and not consumer.no_ack:
-                unacked[(link.id, cmd.channel, method.delivery_tag)] = consumer.queue
-        elif isinstance(method, (spec.Basic.GetOk, spec.Basic.GetEmpty)) and link.state.get(("gets", cmd.channel)):
-            queue, no_ack = link.state[("gets", cmd.channel)].pop(0)
-            if isinstance(method, spec.Basic.GetOk) and queue and not no_ack:
-                unacked[(link.id, cmd.channel, method.delivery_tag)] = queue
-        elif isinstance(method, (spec.Channel.Close, spec.Channel.CloseOk)):
-            self._forget(link, cmd.channel)
-        elif isinstance(method, (spec.Connection.Close, spec.Connection.CloseOk)):
-            self._forget(link, None)
+        method, pending = cmd.method, link.state.setdefault(("pending", cmd.channel), [])
+        queues = link.state.setdefault(QUEUES, {})
+        kind = ("consume" if isinstance(method, spec.Basic.ConsumeOk) else
+                "get" if isinstance(method, (spec.Basic.GetOk, spec.Basic.GetEmpty)) else None)
+        if kind and pending and pending[0][0] == kind:
+            _, queue, limit = pending.pop(0)
+            if isinstance(method, spec.Basic.ConsumeOk):
+                queues[("consumer", cmd.channel, method.consumer_tag)] = (queue, limit)
+            elif isinstance(method, spec.Basic.GetOk):
+                queues[("got", cmd.channel, method.delivery_tag)] = (queue, 0)
+        self._note_close(link, cmd)
+        if isinstance(method, spec.Queue.DeleteOk) and link.state.get(("deletes", cmd.channel)):
+            queue = link.state[("deletes", cmd.channel)].pop(0)
+            answer = self.on_delete(link, cmd, queue)
+            for each in link.proxy.links if queue else ():  # its consumers and deliveries belong to no queue now
+                each.state[QUEUES] = {key: of for key, of in each.state.get(QUEUES, {}).items() if of[0] != queue}
+            return answer
         return self.answered(link, cmd)
 
-    def asked(self, link, cmd):
-        """The variant's own look at what the client sends (None: it goes on as it is)."""
-        return None
+    @staticmethod
+    def _note_close(link, cmd) -> None:
+        if isinstance(cmd.method, (spec.Channel.Close, spec.Channel.CloseOk)):
+            link.state.setdefault(CLOSED, set()).add(cmd.channel)
+        elif isinstance(cmd.method, (spec.Connection.Close, spec.Connection.CloseOk)):
+            link.state.setdefault(CLOSED, set()).add(None)
 
     def answered(self, link, cmd):
         """The variant's own rewrite of what the broker answers (None: as it is)."""
         return None
 
-    async def on_eof(self, link, direction):
-        self._forget(link, None)
+    def on_delete(self, link, cmd, queue: str):
+        """Its rewrite of the delete-ok of `queue` (None: as it is), before the queue's
+        consumers and deliveries are forgotten."""
+        return None
 
     @staticmethod
-    def _forget(link, channel: int | None) -> None:
-        for book in (link.shared.setdefault(UNACKED, {}), link.shared.setdefault(CONSUMERS, {})):
-            for key in [key for key in book if key[0] == link.id and channel in (None, key[1])]:
-                del book[key]
-        for key in [key for key in link.state if channel in (None, key[1])]:
-            del link.state[key]
+    def held(link, queue: str) -> list[Held]:
+        """The deliveries of `queue` clients hold unacknowledged on open channels, on every
+        connection through the proxy (the Tracker's outstanding ones)."""
+        found = []
+        for each in link.proxy.links:
+            closed = each.state.get(CLOSED, set())
+            if None in closed or not each.open:
+                continue
+            queues = each.state.get(QUEUES, {})
+            for channel, state in each.tracker.channels.items():
+                if channel in closed:
+                    continue
+                for tag in state.outstanding:
+                    consumer_tag = state.deliveries[tag].consumer_tag
+                    key = ("consumer", channel, consumer_tag) if consumer_tag is not None else ("got", channel, tag)
+                    if queues.get(key, ("", 0))[0] == queue and queue:
+                        found.append(Held(each, channel, queue, consumer_tag))
+        return found
 
 
 class DeleteOkCountsUnacked(CountingVariant):
@@ -99,20 +113,10 @@ class DeleteOkCountsUnacked(CountingVariant):
                              "consumer holds unacknowledged is deleted with its queue, the specification "
                              "does not say (queue.delete, delete-ok message-count)")
 
-    def asked(self, link, cmd):
-        if isinstance(cmd.method, spec.Queue.Delete) and not cmd.method.nowait:
-            link.state.setdefault(("deletes", cmd.channel), []).append(cmd.method.queue)
-        return None
-
-    def answered(self, link, cmd):
-        method, unacked = cmd.method, link.shared.setdefault(UNACKED, {})
-        if isinstance(method, spec.Queue.DeleteOk) and link.state.get(("deletes", cmd.channel)):
-            queue = link.state[("deletes", cmd.channel)].pop(0)
-            held = [key for key, of in unacked.items() if queue and of == queue]
-            for key in held:
-                del unacked[key]
-            if held:
-                return replaced(cmd, changed(method, message_count=method.message_count + len(held)))
+    def on_delete(self, link, cmd, queue):
+        held = self.held(link, queue)
+        if held:
+            return replaced(cmd, changed(cmd.method, message_count=cmd.method.message_count + len(held)))
         return None
 
 
@@ -130,18 +134,19 @@ class ActiveConsumersOnly(CountingVariant):
         method = cmd.method
         if not isinstance(method, spec.Queue.DeclareOk) or not method.consumer_count:
             return None
-        unacked = link.shared.setdefault(UNACKED, {})
-        links = {each.id: each for each in link.proxy.links}
+        held = self.held(link, method.queue)
         idle = 0
-        for (link_id, channel, tag), consumer in link.shared.setdefault(CONSUMERS, {}).items():
-            if consumer.queue != method.queue or consumer.no_ack or link_id not in links:
-                continue
-            held = [key for key in unacked if key[:2] == (link_id, channel)]
-            own = links[link_id].tracker.channel(channel).deliveries
-            mine = sum(1 for key in held if own.get(key[2]) is not None and own[key[2]].consumer_tag == tag)
-            shared_limit = links[link_id].state.get(("qos", channel, True), 0)
-            if consumer.limit and mine >= consumer.limit or shared_limit and len(held) >= shared_limit:
-                idle += 1
+        for each in link.proxy.links:
+            closed = each.state.get(CLOSED, set())
+            for (kind, channel, tag), (queue, limit) in each.state.get(QUEUES, {}).items():
+                if (kind != "consumer" or queue != method.queue or not each.open or None in closed
+                        or channel in closed or tag not in each.tracker.channel(channel).consumers):
+                    continue  # another queue's, or a consumer gone (cancelled, its channel closed)
+                mine = sum(1 for h in held if h.link is each and h.channel == channel and h.consumer_tag == tag)
+                on_channel = sum(1 for h in held if h.link is each and h.channel == channel)
+                shared_limit = each.state.get(("qos", channel, True), 0)
+                if limit and mine >= limit or shared_limit and on_channel >= shared_limit:
+                    idle += 1
         if idle:
             return replaced(cmd, changed(method, consumer_count=max(0, method.consumer_count - idle)))
         return None
