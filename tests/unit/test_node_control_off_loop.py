@@ -8,6 +8,8 @@ awaited through the vocabulary while the loop watch keeps ticking."""
 import asyncio
 import dataclasses
 import os
+import socket
+import threading
 import time
 from types import SimpleNamespace
 
@@ -35,7 +37,11 @@ class SlowNode(RabbitMQNode):
         self.ctl_executable = workdir / "rabbitmqctl"
         self.ctl_executable.write_text(f"#!/bin/sh\nsleep {CALL_S}\necho '<0.42.0>'\n")
         self.ctl_executable.chmod(0o755)
-        self._launch = ([], {"RABBITMQ_NODENAME": "amqpc-fake@localhost", "PATH": os.environ["PATH"]})
+        # ctl runs only while the node's epmd listens: a socket stands in for it
+        self.epmd = socket.create_server(("127.0.0.1", 0))
+        self._ctl_running = threading.Lock()
+        self._launch = ([], {"RABBITMQ_NODENAME": "amqpc-fake@localhost", "PATH": os.environ["PATH"],
+                             "ERL_EPMD_PORT": str(self.epmd.getsockname()[1])})
 
     def crash_and_restart(self) -> float:
         off_the_loop("a restart")  # as kill() and start() refuse the loop
