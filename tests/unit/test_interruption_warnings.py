@@ -92,7 +92,7 @@ def test_an_abandoned_close_callback_is_closed_before_the_interpreter_exits():
         loop.close()
         assert close_abandoned_close_callbacks() == 1
         assert close_abandoned_close_callbacks() == 0
-        del callback, never
+        del callback
         import gc
         gc.collect()
     finally:
