@@ -68,3 +68,13 @@ def test_a_file_whose_tests_go_one_by_one_shares_no_module_fixture():
     for name in sorted(SPREAD_FILES):
         text = (REPO / name).read_text()
         assert 'scope="module"' not in text and 'scope="package"' not in text, name
+
+
+def test_ci_test_s_mutants_break_every_named_rule():
+    """ci/test's share of the mutation score (CI_SUBSET) kills a mutant of each of the seven
+    named rules; the other mutants run in ci/mutation."""
+    from tests.mutation.mutants import MUTANTS
+    from tests.mutation.test_mutation_score import CI_SUBSET
+
+    broken = {rule for name in CI_SUBSET for rule in MUTANTS[name].breaks}
+    assert set(SEVEN_RULES) <= broken, sorted(set(SEVEN_RULES) - broken)
