@@ -330,6 +330,26 @@ def plain_matrix(roots: list[Path]) -> dict[tuple[str, str], tuple[str, int, int
     return {k: (max(v)[2], len(v), sum(o in ("pass", "info") for _, _, o in v)) for k, v in per_rule.items()}
 
 
+def test_a_second_build_lands_only_the_new_runs_and_counts_them_all(spark, tmp_path):
+    """ci/test's share of the incremental build (the whole, below, is ci/mutation's): two
+    builds, the second reading only the runs stored since the first, and the matrix they
+    leave counted from every run folder."""
+    first, later = tmp_path / "first", tmp_path / "later"
+    synthetic.generate(first, runs=3, rules=3, cases=1, fault_tests=1, events=60, versions=2)
+    synthetic.generate(later, runs=1, rules=3, cases=1, fault_tests=1, events=60, versions=2, first=3)
+    stored = folder_state(first) | folder_state(later)
+    site = tmp_path / "site"
+    one = build([first], site, allure=False, spark=spark)
+    assert (one["runs"], one["new_runs"]) == (3, 3)
+    two = build([first, later], site, allure=False, spark=spark)
+    assert (two["runs"], two["new_runs"]) == (4, 1)
+    assert folder_state(first) | folder_state(later) == stored  # run folders untouched
+    assert {(r["broker_key"], r["rule"]): (r["latest_outcome"], r["runs"], r["passed_runs"])
+            for r in two["matrix"]} == plain_matrix([first, later])
+
+
+# Five builds: about 200 s on a loaded 2-core CI machine, so ci/mutation runs it whole.
+@pytest.mark.full
 def test_an_incremental_build_lands_each_run_once_and_equals_a_full_build(spark, tmp_path):
     first, later = tmp_path / "first", tmp_path / "later"
     synthetic.generate(first, runs=4, rules=5, cases=2, fault_tests=1, events=120, versions=2, anomalies=0.5)
