@@ -91,10 +91,18 @@ def unit_costs(nodeids: list[str]) -> dict[str, float]:
     return cost
 
 
+# Files that go to the worker of another file, to share its session-scoped fixture: the perf
+# report's tests build on the pipeline tests' SparkSession (tests/integration/test_reports_pipeline.py
+# `spark`), so one JVM, warm from the first builds, serves both files (in ci/test at 6c9f27f
+# each file started its own: 194 s and 134 s of CPU).
+WITH_FILE = {"tests/integration/test_reports_perf.py": "tests/integration/test_reports_pipeline.py"}
+
+
 def unit_of(nodeid: str) -> str:
-    """The scheduling unit of a test: its file, or itself in a file of SPREAD_FILES."""
+    """The scheduling unit of a test: its file (or the file WITH_FILE names), or itself in
+    a file of SPREAD_FILES."""
     path = nodeid.split("::")[0]
-    return nodeid if path in SPREAD_FILES else path
+    return nodeid if path in SPREAD_FILES else WITH_FILE.get(path, path)
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log):

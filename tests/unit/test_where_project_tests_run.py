@@ -78,3 +78,13 @@ def test_ci_test_s_mutants_break_every_named_rule():
 
     broken = {rule for name in CI_SUBSET for rule in MUTANTS[name].breaks}
     assert set(SEVEN_RULES) <= broken, sorted(set(SEVEN_RULES) - broken)
+
+
+def test_the_perf_report_s_tests_go_to_the_pipeline_tests_worker():
+    """One SparkSession (a session-scoped fixture, so one per worker) serves both files."""
+    from tests.conftest import unit_costs, unit_of
+
+    perf, pipeline = "tests/integration/test_reports_perf.py", "tests/integration/test_reports_pipeline.py"
+    assert unit_of(f"{perf}::test_a") == unit_of(f"{pipeline}::test_b") == pipeline
+    costs = unit_costs([f"{perf}::test_a", f"{pipeline}::test_b"])
+    assert list(costs) == [pipeline] and costs[pipeline] > 1
