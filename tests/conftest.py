@@ -41,7 +41,7 @@ MEASURED_SECONDS = {
     "tests/mutation/test_mutation_score.py": 185,
     "tests/integration/test_reports_pipeline.py": 285,  # Spark
     "tests/integration/test_reports_end_to_end.py": 260,  # its module fixture: five suite runs and a build
-    "tests/mutation/test_node_mutants.py": 110,  # 243 before it kept to classic queues and QU-23 drained faster
+    "tests/mutation/test_node_mutants.py": 100,  # at 6c9f27f: its classic-queue share
     "tests/integration/test_reports_perf.py": 115,
     "tests/integration/test_reports_cluster.py": 115,  # in ci/test: the standalone cluster's build
     "tests/mutation/test_cluster_mutants.py::test_every": 160,

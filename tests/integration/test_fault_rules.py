@@ -12,7 +12,7 @@ from tests.suite_runs import EXPECTING_FAILS, run_suite
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(330)]
 FAULT_RULES = {f"FLT-0{n}" for n in range(1, 9)} | {"RD-02"}
 # The fault rules pass on RabbitMQ twice over: in ci/test, every fault rule with the FLT-05
-# copies of one rule of each area that has them (74 cases); in ci/mutation (`full`), every
+# copies of one rule of each area that has them (82 cases); in ci/mutation (`full`), every
 # copy (450 cases, about 185 s of ci/test on three workers). The same assertions judge both.
 FAULT_PART = [pytest.param(("-k", "not flt05 or ack_04 or qos_01 or pc_02 or tx_01"), id="representative"),
               pytest.param((), id="whole", marks=pytest.mark.full)]

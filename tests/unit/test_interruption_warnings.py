@@ -70,6 +70,7 @@ def test_an_abandoned_close_callback_is_closed_before_the_interpreter_exits():
     finalized at the interpreter's exit, where Python prints its RuntimeError (the SIGINT
     run's traceback, 1 in about 20 ci/test runs)."""
     import asyncio
+    import gc
     import sys
 
     from aio_pika.tools import OneShotCallback
@@ -95,7 +96,6 @@ def test_an_abandoned_close_callback_is_closed_before_the_interpreter_exits():
         assert close_abandoned_close_callbacks() == 1
         assert close_abandoned_close_callbacks() == 0
         del callback, never
-        import gc
         gc.collect()
     finally:
         asyncio.set_event_loop(None)
