@@ -92,10 +92,13 @@ def unit_costs(nodeids: list[str]) -> dict[str, float]:
 
 
 # Files that go to the worker of another file, to share its session-scoped fixture: the perf
-# report's tests build on the pipeline tests' SparkSession (tests/integration/test_reports_pipeline.py
-# `spark`), so one JVM, warm from the first builds, serves both files (in ci/test at 6c9f27f
-# each file started its own: 194 s and 134 s of CPU).
-WITH_FILE = {"tests/integration/test_reports_perf.py": "tests/integration/test_reports_pipeline.py"}
+# report's and the views' tests build on the pipeline tests' SparkSession
+# (tests/integration/test_reports_pipeline.py `spark`), so one JVM, warm from the first builds,
+# serves all three files (in ci/test at 6c9f27f each file started its own: the pipeline's and
+# the perf report's 194 s and 134 s of CPU).
+PIPELINE_TESTS = "tests/integration/test_reports_pipeline.py"
+WITH_FILE = {"tests/integration/test_reports_perf.py": PIPELINE_TESTS,
+             "tests/integration/test_reports_views.py": PIPELINE_TESTS}
 
 
 def unit_of(nodeid: str) -> str:

@@ -80,11 +80,15 @@ def test_ci_test_s_mutants_break_every_named_rule():
     assert set(SEVEN_RULES) <= broken, sorted(set(SEVEN_RULES) - broken)
 
 
-def test_the_perf_report_s_tests_go_to_the_pipeline_tests_worker():
-    """One SparkSession (a session-scoped fixture, so one per worker) serves both files."""
-    from tests.conftest import unit_costs, unit_of
+def test_every_file_on_the_pipeline_tests_spark_session_goes_to_their_worker():
+    """One SparkSession (a session-scoped fixture, so one per worker) serves every file that
+    imports the pipeline tests' `spark` fixture."""
+    from tests.conftest import PIPELINE_TESTS, unit_costs, unit_of
 
-    perf, pipeline = "tests/integration/test_reports_perf.py", "tests/integration/test_reports_pipeline.py"
-    assert unit_of(f"{perf}::test_a") == unit_of(f"{pipeline}::test_b") == pipeline
-    costs = unit_costs([f"{perf}::test_a", f"{pipeline}::test_b"])
-    assert list(costs) == [pipeline] and costs[pipeline] > 1
+    sharing = sorted(f"tests/integration/{path.name}" for path in (REPO / "tests" / "integration").glob("test_*.py")
+                     if re.search(r"from tests\.integration\.test_reports_pipeline import .*\bspark\b", path.read_text()))
+    assert "tests/integration/test_reports_perf.py" in sharing and "tests/integration/test_reports_views.py" in sharing
+    for path in sharing:
+        assert unit_of(f"{path}::test_a") == unit_of(f"{PIPELINE_TESTS}::test_b") == PIPELINE_TESTS, path
+    costs = unit_costs([f"{path}::test_a" for path in sharing] + [f"{PIPELINE_TESTS}::test_b"])
+    assert list(costs) == [PIPELINE_TESTS] and costs[PIPELINE_TESTS] > 1
