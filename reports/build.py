@@ -179,7 +179,7 @@ def build(paths: list, out: Path, master: str | None = None, known_brokers: set[
         seconds["analyses"] = time.monotonic() - mark
     finally:
         if own_session:
-            spark.stop()
+            pipeline.stop_session(spark)
 
     for name, rows in (("matrix", matrix), ("flaky", flaky), ("safety", safety), ("latency", latency)):
         _write_csv(out / f"{name}.csv", rows)

@@ -29,9 +29,9 @@ cluster master or Spark Connect, and executors need no Python of ours.
 from .analyses import confirm_latency, flaky, matrix, pass_rates, perf_trends, rule_runs, safety
 from .ingest import file_key, read_runs
 from .schemas import COUNTS, RUNS
-from .settings import LAUNCH_DEFAULTS, spark_session
+from .settings import LAUNCH_DEFAULTS, spark_session, stop_session
 from .store import Tables, land, summaries
 
 __all__ = ["confirm_latency", "flaky", "matrix", "pass_rates", "perf_trends", "rule_runs", "safety",
-           "file_key", "read_runs", "COUNTS", "RUNS", "LAUNCH_DEFAULTS", "spark_session",
+           "file_key", "read_runs", "COUNTS", "RUNS", "LAUNCH_DEFAULTS", "spark_session", "stop_session",
            "Tables", "land", "summaries"]

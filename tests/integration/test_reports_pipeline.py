@@ -28,7 +28,7 @@ def spark():
         pytest.fail("java is missing: ci/setup installs OpenJDK 17 for Spark")
     session = pipeline.spark_session("local[2]", conf={"spark.sql.shuffle.partitions": "4"})
     yield session
-    session.stop()
+    pipeline.stop_session(session)
 
 
 # -- small runs, written the way ci/suite stores them -------------------------------------
