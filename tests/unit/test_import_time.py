@@ -64,3 +64,24 @@ def test_the_fuzzer_and_hypothesis_load_only_in_a_run_that_names_the_fuzzer():
                           timeout=240)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.split() == ["False", "True"]
+
+
+# The suite's plugins loaded as a run loads them, then a Toxiproxy server's client made.
+PLUGINS_THEN_TOXIPROXY = """
+import importlib, sys
+from amqp_conformance.fixtures.plugin import SUITE_PLUGINS
+for name in SUITE_PLUGINS:
+    importlib.import_module(name)
+loaded = "requests" in sys.modules
+from amqp_conformance.amqp_faults.client import ToxiproxyAPI
+ToxiproxyAPI("http://127.0.0.1:1")
+print(loaded, "requests" in sys.modules)
+"""
+
+
+def test_requests_loads_only_in_a_process_that_talks_to_toxiproxy():
+    # 0.12 s of CPU in each process of a run; most of a run's processes inject no fault.
+    done = subprocess.run([sys.executable, "-c", PLUGINS_THEN_TOXIPROXY], cwd=REPO, capture_output=True, text=True,
+                          timeout=240)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["False", "True"]

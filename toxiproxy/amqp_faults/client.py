@@ -14,12 +14,14 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
-
-import requests
 
 from amqp_conformance.fixtures.core.ports import free_port
 from amqp_conformance.fixtures.core.harness_lag import off_the_loop
+
+if TYPE_CHECKING:
+    import requests
 
 HTTP_TIMEOUT_S = 5.0
 # What the server's 4xx refusals mean (the names toxiproxy-python gives them).
@@ -56,7 +58,11 @@ class ToxiproxyAPI:
         self.url = f"http://{parts.hostname}:{parts.port}"
         self.host, self.port = parts.hostname, parts.port
         self.timeout = timeout
-        self._session = requests.Session()
+        # requests when a server is first used, not when the plugin loads: 0.12 s of imports,
+        # in every process of a run, that a process injecting no fault never needed.
+        import requests
+
+        self._session, self._failure = requests.Session(), requests.RequestException
 
     def call(self, method: str, path: str, body: dict | None = None) -> requests.Response:
         """One HTTP call to the server, bounded by `timeout`; any refusal or failure is a
@@ -64,7 +70,7 @@ class ToxiproxyAPI:
         off_the_loop(f"Toxiproxy {method} {path}")
         try:
             response = self._session.request(method, self.url + path, json=body, timeout=self.timeout)
-        except requests.RequestException as failed:
+        except self._failure as failed:
             raise ToxiproxyError(f"toxiproxy at {self.url} unreachable: {type(failed).__name__}") from None
         if response.status_code in REFUSALS:
             raise ToxiproxyError(f"toxiproxy refused: {REFUSALS[response.status_code]} {_error_text(response)}")
