@@ -4,9 +4,10 @@ with the defaults it sets when nobody configured them."""
 from __future__ import annotations
 
 import os
-import time
 
 from pyspark.sql import SparkSession
+
+from amqp_conformance.fixtures.core.polling import poll_until
 
 
 # What the pipeline sets when nobody configured it (spark-submit --conf, spark-defaults.conf
@@ -73,9 +74,9 @@ def stop_session(session: SparkSession, within_s: float = TASKS_SETTLE_S) -> Non
     a task that runs on past it is Spark's to cancel)."""
     jsc = getattr(session, "_jsc", None)  # None in a Spark Connect client: the server's tasks are its own
     tracker = jsc.sc().statusTracker() if jsc is not None else None  # (the Python tracker has no executors)
-    deadline = time.monotonic() + within_s
-    while tracker is not None and time.monotonic() < deadline and any(info.numRunningTasks() for info in tracker.getExecutorInfos()):
-        time.sleep(0.05)
+    if tracker is not None:
+        poll_until(lambda: any(info.numRunningTasks() for info in tracker.getExecutorInfos()),
+                   lambda running: not running, within=within_s, every=0.05)
     session.stop()
 
 

@@ -62,15 +62,17 @@ class ToxiproxyAPI:
         # in every process of a run, that a process injecting no fault never needed.
         import requests
 
-        self._session, self._failure = requests.Session(), requests.RequestException
+        self._session = requests.Session()
 
     def call(self, method: str, path: str, body: dict | None = None) -> requests.Response:
         """One HTTP call to the server, bounded by `timeout`; any refusal or failure is a
         ToxiproxyError carrying the server's text. Never on the event loop's thread: the `a*` twins."""
         off_the_loop(f"Toxiproxy {method} {path}")
+        import requests  # loaded by __init__ already
+
         try:
             response = self._session.request(method, self.url + path, json=body, timeout=self.timeout)
-        except self._failure as failed:
+        except requests.RequestException as failed:
             raise ToxiproxyError(f"toxiproxy at {self.url} unreachable: {type(failed).__name__}") from None
         if response.status_code in REFUSALS:
             raise ToxiproxyError(f"toxiproxy refused: {REFUSALS[response.status_code]} {_error_text(response)}")
