@@ -108,6 +108,7 @@ def unit_of(nodeid: str) -> str:
     return nodeid if path in SPREAD_FILES else WITH_FILE.get(path, path)
 
 
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: `pytest tests -p no:xdist` has no such hook
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
     if config.getvalue("dist") != "loadfile":
         return None

@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 import re
 import shlex
+import subprocess
+import sys
 
 from _pytest.mark.expression import Expression
 
@@ -92,3 +94,15 @@ def test_every_file_on_the_pipeline_tests_spark_session_goes_to_their_worker():
         assert unit_of(f"{path}::test_a") == unit_of(f"{PIPELINE_TESTS}::test_b") == PIPELINE_TESTS, path
     costs = unit_costs([f"{path}::test_a" for path in sharing] + [f"{PIPELINE_TESTS}::test_b"])
     assert list(costs) == [PIPELINE_TESTS] and costs[PIPELINE_TESTS] > 1
+
+
+def test_the_project_tests_run_without_xdist():
+    """`pytest tests -p no:xdist` (one process, no worker pool) collects instead of
+    stopping at tests/conftest.py's scheduler hook, which xdist alone declares."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "pytest", "tests/unit/test_where_project_tests_run.py", "-p", "no:xdist",
+                           "-p", "no:cacheprovider", "--collect-only", "-q"], cwd=REPO, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
