@@ -43,13 +43,13 @@ MEASURED_SECONDS = {
     "tests/integration/test_reports_end_to_end.py": 260,  # its module fixture: five suite runs and a build
     "tests/mutation/test_node_mutants.py": 100,  # at 6c9f27f: its classic-queue share
     "tests/integration/test_reports_perf.py": 115,
-    "tests/integration/test_reports_cluster.py": 115,  # in ci/test: the standalone cluster's build
+    "tests/integration/test_reports_cluster.py": 115,  # ci/mutation's: the standalone cluster's build
     "tests/mutation/test_cluster_mutants.py::test_every": 160,
     "tests/integration/test_fault_rules.py": 110,
     "tests/integration/test_stored_runs.py": 80,
     "tests/integration/test_packaging.py": 165,
     "tests/integration/test_crash_and_restart.py": 70,
-    "tests/integration/test_reproducers.py": 80,  # the representative share (the whole set is ci/mutation's)
+    "tests/integration/test_reproducers.py": 80,  # garagemq's representative share (the rest is ci/mutation's)
     "tests/integration/test_consumer_timeout_at_url.py": 15,  # in ci/test: the rules a URL cannot configure
     "tests/integration/test_tls.py": 90,
     "tests/integration/test_suite_against_brokers.py::test_the_catalogue": 45,

@@ -234,11 +234,20 @@ def test_the_installed_plugin_names_every_rule_module_as_a_checkout_does(install
 
 # PyPI's packages named like the checkout's folders (testtools' fixtures, a report
 # builder): the wheel installs under amqp_conformance alone, so neither is overwritten
-# and all three import side by side.
+# and all three import side by side. ci/test reads that from the wheel's file list;
+# ci/mutation (`full`) also installs both beside it (a minute of pip) and imports all three.
 NEIGHBOURS = ("fixtures==4.3.2", "reports==0.4.1")
 
 
 @pytest.mark.integration
+def test_the_wheel_installs_under_amqp_conformance_alone(installed, sandbox):
+    (wheel,) = (sandbox / "dist").glob("amqp_conformance-*.whl")
+    tops = {name.split("/", 1)[0] for name in zipfile.ZipFile(wheel).namelist()}
+    assert {top for top in tops if not top.endswith(".dist-info")} == {"amqp_conformance"}, sorted(tops)
+
+
+@pytest.mark.integration
+@pytest.mark.full
 @pytest.mark.timeout(INSTALL_TIMEOUT_S * 3)
 def test_the_wheel_coexists_with_pypis_fixtures_and_reports(installed):
     _run([str(installed / "pip"), "install", "-q", *NEIGHBOURS],

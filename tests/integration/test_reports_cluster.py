@@ -24,8 +24,8 @@ from tests.suite_runs import REPO
 # cluster, an executor's), with the build's launch options (pipeline.LAUNCH_DEFAULTS).
 # Measured on 2 shared cores (2026-11-27): 556 s at load 22-46 with a second copy of this
 # test beside it, 189 s at load 10-23 (local[2] build 84 s, master and worker 16 s, the
-# build on them 83 s), 294 s at load 14-20. It runs by default (ci/test); before the launch
-# options halved the build's CPU it never ended within its bounds (at load 14-80).
+# build on them 83 s), 294 s at load 14-20. Before the launch options halved the build's CPU
+# it never ended within its bounds (at load 14-80). Both tests run in ci/mutation (`full`).
 pytestmark = [pytest.mark.spark, pytest.mark.timeout(1800)]
 SPARK_HOME = Path(pyspark.__file__).resolve().parent
 STARTS_WITHIN = 120  # seconds for a master or a worker to be up, or the test fails
@@ -62,8 +62,9 @@ def built_matrix(out: Path) -> dict[tuple[str, str], tuple[str, int, int]]:
             for r in csv.DictReader(open(out / "matrix.csv"))}
 
 
-# ci/mutation only (`full`): the standalone cluster's test below goes through spark-submit too,
-# with a master given on the command line; this one adds local[2], ~95 s of the project's tests.
+# ci/mutation only (`full`), as the standalone cluster's test below: the same build runs in
+# ci/test in a local session (test_reports_pipeline.py) and through the build command
+# (test_reports_end_to_end.py); what these two add is spark-submit and its master, ~95 s each.
 @pytest.mark.full
 def test_spark_submit_runs_the_build_with_the_master_it_was_given(runs, tmp_path):
     done = submit("local[2]", runs, tmp_path / "site")
@@ -121,6 +122,7 @@ def cluster(tmp_path):
                 process.wait(timeout=30)
 
 
+@pytest.mark.full  # four JVMs (master, worker, driver, executor): 87 s of CPU, the most of any test ci/test ran
 def test_the_build_runs_on_a_standalone_spark_cluster(runs, cluster, tmp_path):
     done = submit(cluster, runs, tmp_path / "site")
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]

@@ -46,11 +46,11 @@ def consumer(scale: float) -> list[Figure]:
             for i, s in enumerate(PREFETCH)]
 
 
-@pytest.fixture
-def perf_runs(tmp_path):
+@pytest.fixture(scope="module")
+def perf_runs(tmp_path_factory):
     """RabbitMQ: two runs with figures (the second twice as fast), one run after them without
     any PERF case; garagemq: one run, without transactions, and no PerfTest."""
-    root = tmp_path / "runs"
+    root = tmp_path_factory.mktemp("perf") / "runs"
     for n, scale in enumerate((1.0, 2.0)):
         make_run(root, f"r{n}", "RabbitMQ", "3.10.8", f"2026-11-0{n + 1}T10:00:00+00:00", [
             perf_case("PERF-01", "transient", publisher(scale)),
@@ -64,12 +64,20 @@ def perf_runs(tmp_path):
     return root
 
 
+@pytest.fixture(scope="module")
+def perf_built(spark, perf_runs):  # noqa: F811 - spark is the shared fixture imported above
+    """One build of perf_runs (its summary and site), which the table's and the charts'
+    tests both read: a Spark build is most of each test's time."""
+    site = perf_runs.parent / "site"
+    return build([perf_runs], site, allure=False, spark=spark), site
+
+
 def by_key(rows: list[dict]) -> dict[tuple, dict]:
     return {(r["broker_key"], r["rule"], r["case"], r["instrument"], r["setting"]): r for r in rows}
 
 
-def test_perf_figures_become_a_table_with_trends_and_the_ratio_to_perftest(spark, perf_runs, tmp_path):
-    summary = build([perf_runs], tmp_path / "site", allure=False, spark=spark)
+def test_perf_figures_become_a_table_with_trends_and_the_ratio_to_perftest(perf_built):
+    summary, site = perf_built
     rows = by_key(summary["perf"])
     # 2 RabbitMQ x (5 ours + 1 PerfTest) PERF-01 figures, 2 x 4 PERF-02; garagemq 5
     assert summary["figures"] == 2 * (6 + 8) + 5
@@ -88,13 +96,12 @@ def test_perf_figures_become_a_table_with_trends_and_the_ratio_to_perftest(spark
     assert rows[("garagemq 0.1", "PERF-01", "transient", "ours", "asynchronous confirm")]["to_perftest"] is None
     curve = rows[("RabbitMQ 3.10.8", "PERF-02", "latency 20 ms", "ours", "prefetch 300")]
     assert curve["trend"] == [1000.0, 2000.0] and curve["position"] == 2
-    assert list((tmp_path / "site" / "data" / "perf").glob("*.parquet"))
-    assert (tmp_path / "site" / "perf.csv").read_text().count("\n") == 1 + len(summary["perf"])
+    assert list((site / "data" / "perf").glob("*.parquet"))
+    assert (site / "perf.csv").read_text().count("\n") == 1 + len(summary["perf"])
 
 
-def test_the_matrix_page_draws_throughput_by_mode_and_the_prefetch_curve(spark, perf_runs, tmp_path):
-    site = tmp_path / "site"
-    summary = build([perf_runs], site, allure=False, spark=spark)
+def test_the_matrix_page_draws_throughput_by_mode_and_the_prefetch_curve(perf_built):
+    summary, site = perf_built
     page = (site / "index.html").read_text()
     svgs = {name: ElementTree.fromstring((site / "charts" / name).read_text())
             for name in ("perf-throughput.svg", "perf-prefetch.svg")}
@@ -129,7 +136,7 @@ def test_the_matrix_page_draws_throughput_by_mode_and_the_prefetch_curve(spark, 
     assert "| garagemq 0.1 | PERF-01 | transient | tx per message | unsupported (probe: tx.select" in markdown
 
 
-def test_runs_without_perf_figures_draw_no_chart(spark, perf_runs, tmp_path):
+def test_runs_without_perf_figures_draw_no_chart(spark, tmp_path):
     plain = tmp_path / "plain"
     synthetic.generate(plain, runs=2, rules=4, cases=1, fault_tests=0)
     site = tmp_path / "site"
