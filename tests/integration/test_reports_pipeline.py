@@ -22,11 +22,20 @@ from amqp_conformance.reports.build import build
 pytestmark = [pytest.mark.spark, pytest.mark.timeout(1200)]
 
 
+# The tests' runs are a few dozen rows, so Spark's code generation (a Java class compiled,
+# then JIT-compiled, for every query) is most of their CPU: with both settings below three
+# builds of four synthetic runs took 90-99 s of the JVM's CPU instead of 127-142 s, each
+# build 19-21 s instead of 25-35 s (2026-11-29, quiet). The interpreted operators compute
+# the same rows; the build command, and so test_reports_end_to_end.py, keeps Spark's
+# defaults (at a hundred runs these settings saved nothing: docs/measurements.md).
+INTERPRETED = {"spark.sql.codegen.wholeStage": "false", "spark.sql.codegen.factoryMode": "NO_CODEGEN"}
+
+
 @pytest.fixture(scope="session")
 def spark():
     if shutil.which("java") is None:
         pytest.fail("java is missing: ci/setup installs OpenJDK 17 for Spark")
-    session = pipeline.spark_session("local[2]", conf={"spark.sql.shuffle.partitions": "4"})
+    session = pipeline.spark_session("local[2]", conf={"spark.sql.shuffle.partitions": "4", **INTERPRETED})
     yield session
     pipeline.stop_session(session)
 
