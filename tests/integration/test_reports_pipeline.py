@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.spark, pytest.mark.timeout(1200)]
 # builds of four synthetic runs took 90-99 s of the JVM's CPU instead of 127-142 s, each
 # build 19-21 s instead of 25-35 s (2026-11-29, quiet). The interpreted operators compute
 # the same rows; the build command, and so test_reports_end_to_end.py, keeps Spark's
-# defaults (at a hundred runs these settings saved nothing: docs/measurements.md).
+# defaults (at a hundred runs each setting alone saved no time: docs/measurements.md).
 INTERPRETED = {"spark.sql.codegen.wholeStage": "false", "spark.sql.codegen.factoryMode": "NO_CODEGEN"}
 
 

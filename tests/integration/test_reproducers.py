@@ -74,7 +74,7 @@ def replay(node, scripts: dict[str, Path], *, known_to_deadlock: bool) -> dict[s
 # ci/test replays a representative share (tests/integration/replay_cases.PER_AREA of each
 # rule area) on garagemq; ci/mutation (`full`) replays every replayable deviation, and
 # Broker-J's share too. The replay machinery is the same for every broker, and Broker-J's
-# two JVM boots (the run's and the replay's) cost about 35 s of CPU, a fortieth of ci/test.
+# two JVM boots (the run's and the replay's) cost about 35 s of CPU.
 REPLAYS = [pytest.param(broker, share, id=f"{broker}-{share}",
                         marks=() if (broker, share) == ("garagemq", "representative") else pytest.mark.full)
            for share in ("representative", "all") for broker in ("garagemq", "qpid")]

@@ -99,9 +99,6 @@ def test_every_file_on_the_pipeline_tests_spark_session_goes_to_their_worker():
 def test_the_project_tests_run_without_xdist():
     """`pytest tests -p no:xdist` (one process, no worker pool) collects instead of
     stopping at tests/conftest.py's scheduler hook, which xdist alone declares."""
-    import subprocess
-    import sys
-
     done = subprocess.run([sys.executable, "-m", "pytest", "tests/unit/test_where_project_tests_run.py", "-p", "no:xdist",
                            "-p", "no:cacheprovider", "--collect-only", "-q"], cwd=REPO, capture_output=True, text=True,
                           timeout=120)
