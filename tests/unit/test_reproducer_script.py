@@ -166,11 +166,15 @@ def test_help_is_help_and_bad_arguments_or_an_unreachable_broker_exit_2(tmp_path
     assert done.stderr.strip().splitlines() == [done.stderr.strip()] and "cannot connect" in done.stderr, done.stderr
 
 
-def test_the_program_is_a_module_the_writer_copies():
-    from amqp_conformance.fixtures.plugin import reproducer_program
+def test_the_program_is_two_modules_the_writer_copies():
+    from amqp_conformance.fixtures.plugin import reproducer_comparison, reproducer_program
 
-    assert reproducer.PROGRAM_START.strip() in Path(reproducer_program.__file__).read_text()
-    assert "def main(argv=None):" in reproducer.program() and '"""The program every' not in reproducer.program()
+    for part in (reproducer_program, reproducer_comparison):
+        assert reproducer.PROGRAM_START.strip() in Path(part.__file__).read_text()
+    program = reproducer.program()
+    assert "def main(argv=None):" in program and "def signature(" in program
+    assert '"""The program every' not in program and "from .reproducer_comparison" not in program
+    compile(program, "reproducer", "exec")  # one script, whole
 
 
 def test_a_setup_the_broker_does_not_answer_exits_3(tmp_path):
@@ -206,3 +210,31 @@ def test_the_script_states_the_broker_settings_it_assumes_and_when_the_timeout_d
         lines = runpy.run_path(str(script))["assumptions"]()
         assert f"consumer_timeout_ms {timeout_ms}" in lines[0], lines
         assert any("longer than that consumer timeout (2500 ms)" in line for line in lines) is says, lines
+
+
+def program_module():
+    """The reproducer's program as a module (its own functions, without a case's data)."""
+    from amqp_conformance.fixtures.plugin import reproducer_program
+
+    return reproducer_program
+
+
+def test_an_open_ok_for_an_open_sent_before_the_close_is_not_a_reopen():
+    # CH-05 on garagemq: a second channel.close (406) arrives after the client sent its
+    # close-ok and a new Channel.Open; the open-ok garagemq sends next, in some runs and
+    # not in others, answers an open sent before that close: the client discards it.
+    program = program_module()
+    opened, closed_first = frame.marshal(commands.Channel.OpenOk(), 1), frame.marshal(
+        commands.Channel.Close(404, "NOT_FOUND - no queue", 50, 10), 1)
+    closed_again = frame.marshal(commands.Channel.Close(406, GARAGE_TEXT, 60, 80), 1)
+    open_frame = frame.marshal(commands.Channel.Open(), 1)
+    with_stray = [(0, 1, opened), (0, 1, closed_first), (0, 1, closed_again), (0, 1, opened)]
+    without = with_stray[:3]
+    # Opens: the first before any reply, the second after the first close (reply 2) arrived,
+    # before the second (reply 3).
+    opens = program.opens_of([(0, 0, 1, open_frame), (2, 0, 1, open_frame)])
+    assert program.signature(with_stray, {}, opens=opens) == program.signature(without, {}, opens=opens)
+    # The same open-ok after an open sent once the second close had arrived reopens the channel.
+    reopened = program.opens_of([(0, 0, 1, open_frame), (2, 0, 1, open_frame), (3, 0, 1, open_frame)])
+    assert program.signature(with_stray, {}, opens=reopened)[(0, 1)][-1].startswith("Channel.OpenOk(")
+    assert program.signature(without, {}, opens=reopened) != program.signature(with_stray, {}, opens=reopened)
