@@ -1,7 +1,9 @@
-"""The interrupt's own exception, seen by a plugin's hook wrapper, is no warning of the run."""
+"""The interrupt's own exception, seen by a plugin's hook wrapper, is no warning of the run;
+wherever the signal lands, the run says it was interrupted in its one line."""
 
 import warnings
 
+import pytest
 from pluggy import PluggyTeardownRaisedWarning
 
 
@@ -139,3 +141,31 @@ def test_an_interrupt_a_weakref_callback_swallows_is_delivered_again():
                           timeout=120)
     assert done.stdout.split() == ["interrupted"], done.stdout + done.stderr[-2000:]
     assert "Exception ignored" not in done.stderr, done.stderr[-2000:]
+
+
+def _interrupt_raised_where_no_line_is_known():
+    """A KeyboardInterrupt whose traceback passes a frame Python has no line number for,
+    as a signal handled at such an instruction leaves it (CPython 3.11)."""
+    import sys
+    import types
+
+    def interrupt():
+        raise KeyboardInterrupt("run interrupted by SIGTERM")
+
+    lineless = types.FunctionType(interrupt.__code__.replace(co_linetable=b""), globals())
+    try:
+        lineless()
+    except KeyboardInterrupt:
+        return pytest.ExceptionInfo.from_exc_info(sys.exc_info())
+    raise AssertionError("not interrupted")
+
+
+def test_an_interrupt_through_a_frame_without_a_line_is_reported_in_its_one_line():
+    from amqp_conformance.fixtures.plugin import interruption
+
+    seen = _interrupt_raised_where_no_line_is_known()
+    with pytest.raises(TypeError):  # what pytest's terminal reporter met: a traceback, exit 1
+        seen.getrepr(funcargs=True)
+    mended = _interrupt_raised_where_no_line_is_known()
+    interruption.pytest_keyboard_interrupt(mended)
+    assert mended.getrepr(funcargs=True).reprcrash.message.endswith("run interrupted by SIGTERM")
