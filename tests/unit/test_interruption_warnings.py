@@ -169,3 +169,47 @@ def test_an_interrupt_through_a_frame_without_a_line_is_reported_in_its_one_line
     mended = _interrupt_raised_where_no_line_is_known()
     interruption.pytest_keyboard_interrupt(mended)
     assert mended.getrepr(funcargs=True).reprcrash.message.endswith("run interrupted by SIGTERM")
+
+
+def _runner_with_a_case_that_outlives_one_cancel():
+    """An asyncio.Runner (as pytest-asyncio's) left holding an interrupted case's task
+    that swallows the first cancel and then waits for an hour."""
+    import asyncio
+
+    async def stubborn():
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            pass  # as wait_for on 3.11 when what it awaited ended at the cancel's moment
+        await asyncio.sleep(3600)
+
+    async def start_and_leave():
+        asyncio.ensure_future(stubborn())
+        await asyncio.sleep(0)
+
+    runner = asyncio.Runner()
+    runner.run(start_and_leave())
+    return runner
+
+
+def _closes_within(runner, seconds: float) -> bool:
+    import threading
+
+    closing = threading.Thread(target=runner.close, daemon=True)
+    closing.start()
+    closing.join(seconds)
+    return not closing.is_alive()
+
+
+def test_the_runner_closes_after_an_interrupt_though_a_task_outlives_one_cancel():
+    import asyncio
+
+    from amqp_conformance.fixtures.plugin import interruption
+
+    hung = _runner_with_a_case_that_outlives_one_cancel()
+    assert not _closes_within(hung, 1.0)  # one cancel only: it would wait for the hour
+    loop = hung.get_loop()
+    loop.call_soon_threadsafe(lambda: [task.cancel() for task in asyncio.all_tasks(loop)])  # let that close end
+    mended = _runner_with_a_case_that_outlives_one_cancel()
+    interruption.keep_cancelling(mended.get_loop())
+    assert _closes_within(mended, 10.0)
