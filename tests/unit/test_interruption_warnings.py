@@ -213,3 +213,52 @@ def test_the_runner_closes_after_an_interrupt_though_a_task_outlives_one_cancel(
     mended = _runner_with_a_case_that_outlives_one_cancel()
     interruption.keep_cancelling(mended.get_loop())
     assert _closes_within(mended, 10.0)
+
+
+def _loop_interrupted_as_its_case_ends():
+    """A loop whose run the interrupt ended in the very pass in which the case's task
+    ended: asyncio's stop for that run is left queued behind the interrupt."""
+    import asyncio
+
+    from amqp_conformance.fixtures.plugin import interruption
+
+    loop = asyncio.new_event_loop()
+
+    async def case():
+        return "done"
+
+    task = loop.create_task(case())
+    loop.call_soon(interruption._raise, interruption.RunInterrupted("run interrupted by SIGTERM"))
+    with pytest.raises(interruption.RunInterrupted):
+        loop.run_until_complete(task)
+    assert task.done()
+    return loop
+
+
+def test_the_teardown_runs_whole_after_an_interrupt_that_came_as_the_case_ended():
+    import asyncio
+
+    from amqp_conformance.fixtures.plugin import interruption
+
+    left = _loop_interrupted_as_its_case_ends()
+    with pytest.raises(RuntimeError, match="stopped before Future completed"):  # the teardown's next run
+        left.run_until_complete(asyncio.sleep(0.01))
+    left.close()
+    mended = _loop_interrupted_as_its_case_ends()
+    interruption.run_what_the_interrupt_left(mended)
+    assert mended.run_until_complete(asyncio.sleep(0.01, "torn down")) == "torn down"
+    mended.close()
+
+
+def test_an_interrupt_queued_behind_a_loops_last_pass_is_raised_once_and_swallowed_at_the_end():
+    import asyncio
+
+    from amqp_conformance.fixtures.plugin import interruption
+
+    loop = asyncio.new_event_loop()
+    interrupted = interruption.RunInterrupted("run interrupted by SIGTERM")
+    loop.call_soon(interruption._raise, interrupted)  # the loop's run ended before it
+    loop.call_soon(interruption._raise, interrupted)  # delivered again
+    interruption.run_what_the_interrupt_left(loop)  # raises neither out of the session's end
+    assert loop.run_until_complete(asyncio.sleep(0, "ran")) == "ran"
+    loop.close()
