@@ -262,3 +262,16 @@ def test_an_interrupt_queued_behind_a_loops_last_pass_is_raised_once_and_swallow
     interruption.run_what_the_interrupt_left(loop)  # raises neither out of the session's end
     assert loop.run_until_complete(asyncio.sleep(0, "ran")) == "ran"
     loop.close()
+
+
+def test_no_case_starts_after_the_interrupt_even_when_something_caught_it():
+    from types import SimpleNamespace
+
+    from amqp_conformance.fixtures.plugin import interruption
+
+    stash = pytest.Stash()
+    item = SimpleNamespace(config=SimpleNamespace(stash=stash))
+    assert interruption.pytest_runtest_protocol(item) is None  # not interrupted: the case runs
+    stash[interruption.INTERRUPTED_BY] = "SIGTERM"
+    with pytest.raises(interruption.RunInterrupted, match="run interrupted by SIGTERM"):
+        interruption.pytest_runtest_protocol(item)
