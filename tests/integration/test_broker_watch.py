@@ -3,6 +3,8 @@ the case and the log, instead of an error for each later case (fixtures/plugin/b
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.suite_runs import run_suite
@@ -15,5 +17,11 @@ def test_a_broker_that_exits_mid_run_ends_the_run_in_one_line(tmp_path, workers)
     assert run.returncode not in (0, 1), run.output[-3000:]  # not a verdict: the run was stopped
     [line] = [line for line in run.output.splitlines() if "the broker under test (" in line]
     assert ") exited with status -9" in line and "its log:" in line, line
-    errors = [case for case in run.cases if case.failure and "error" in case.failure.lower()]
-    assert len(errors) <= int(workers) + 1, [c.name for c in errors]  # not one for every later case
+    # Not a case for every later one: the run stops. One process stops before its next case.
+    # xdist's workers go on with what its load scheduler had handed them (a chunk each, topped
+    # up to a quarter of what is left: at most 10 each here) until the controller,
+    # stopping, ends them: 4 cases errored so on a loaded machine, where this test once asked
+    # for at most 3 (a fresh clone's ci/test, 2026-11-29). Without the watch, all 55 run.
+    [selected] = [int(found) for found in re.findall(r"\b(\d+) items\]?$", run.output, re.M)]
+    recorded = [case.name for case in run.cases]
+    assert len(recorded) <= (2 if workers == "0" else selected // 2), (recorded, selected)
