@@ -212,18 +212,11 @@ def test_the_script_states_the_broker_settings_it_assumes_and_when_the_timeout_d
         assert any("longer than that consumer timeout (2500 ms)" in line for line in lines) is says, lines
 
 
-def program_module():
-    """The reproducer's program as a module (its own functions, without a case's data)."""
-    from amqp_conformance.fixtures.plugin import reproducer_program
-
-    return reproducer_program
-
-
 def test_an_open_ok_for_an_open_sent_before_the_close_is_not_a_reopen():
     # CH-05 on garagemq: a second channel.close (406) arrives after the client sent its
     # close-ok and a new Channel.Open; the open-ok garagemq sends next, in some runs and
     # not in others, answers an open sent before that close: the client discards it.
-    program = program_module()
+    from amqp_conformance.fixtures.plugin import reproducer_comparison as program
     opened, closed_first = frame.marshal(commands.Channel.OpenOk(), 1), frame.marshal(
         commands.Channel.Close(404, "NOT_FOUND - no queue", 50, 10), 1)
     closed_again = frame.marshal(commands.Channel.Close(406, GARAGE_TEXT, 60, 80), 1)
