@@ -1,6 +1,7 @@
 """The interrupt's own exception, seen by a plugin's hook wrapper, is no warning of the run;
 wherever the signal lands, the run says it was interrupted in its one line."""
 
+import sys
 import warnings
 
 import pytest
@@ -275,3 +276,36 @@ def test_no_case_starts_after_the_interrupt_even_when_something_caught_it():
     stash[interruption.INTERRUPTED_BY] = "SIGTERM"
     with pytest.raises(interruption.RunInterrupted, match="run interrupted by SIGTERM"):
         interruption.pytest_runtest_protocol(item)
+
+
+# A coroutine created and never started, left in a reference cycle (as the frames an
+# interrupt unwinds leave aiormq's reject_all), then collected outside any warning filter of
+# the session (as pytest's cleanup collects it).
+NEVER_STARTED_IN_A_CYCLE = """
+import gc, sys, warnings
+from amqp_conformance.fixtures.plugin import interruption
+
+async def reject_all():
+    pass
+
+if sys.argv[1] == "quieted":
+    interruption.no_warning_for_coroutines_never_started()
+with warnings.catch_warnings():
+    warnings.simplefilter("default")
+    cycle = {"coroutine": reject_all()}
+    cycle["self"] = cycle
+    del cycle
+    gc.collect()
+"""
+
+
+@pytest.mark.parametrize("after_the_interrupt", ["plain", "quieted"])
+def test_a_coroutine_the_interrupt_left_unstarted_warns_nothing_after_the_run(after_the_interrupt):
+    import subprocess
+
+    printed = subprocess.run([sys.executable, "-c", NEVER_STARTED_IN_A_CYCLE, after_the_interrupt],
+                             capture_output=True, text=True, timeout=60).stderr
+    if after_the_interrupt == "plain":
+        assert "was never awaited" in printed  # the symptom
+    else:
+        assert printed == ""
