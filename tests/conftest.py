@@ -3,6 +3,7 @@
 import pytest
 
 from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
+from tests.suite_runs import patient
 
 
 @pytest.fixture(scope="session")
@@ -11,6 +12,19 @@ def plain_rabbitmq():
     One per worker process: every test that uses it creates its own names and deletes them."""
     node = RabbitMQNode()
     with node:  # ManagedBroker's own life cycle: start() on entry, cleanup() on exit
+        yield node
+
+
+@pytest.fixture(scope="session")
+def patient_rabbitmq():
+    """One managed RabbitMQ node with the patient consumer timeout (tests/suite_runs.py) and
+    the management API, which the mutation tests judge the suite on, through a mutant proxy
+    in front of it. One per worker process, and every file that uses it goes to one worker
+    (WITH_FILE): a node's boot and stop is about 7 s of CPU, and ci/test is CPU-bound. Each
+    suite run on it makes its own names and deletes them, one run at a time."""
+    node = patient(RabbitMQNode())
+    node.management = True  # CON-29 and CON-30 read it beside the proxy (HTTP: no frame crosses it)
+    with node:
         yield node
 
 
@@ -96,9 +110,15 @@ def unit_costs(nodeids: list[str]) -> dict[str, float]:
 # (tests/integration/test_reports_pipeline.py `spark`), so one JVM, warm from the first builds,
 # serves all three files (in ci/test at 6c9f27f each file started its own: the pipeline's and
 # the perf report's 194 s and 134 s of CPU).
+# Likewise the mutation tests that judge the suite through a mutant proxy in front of the
+# patient node (`patient_rabbitmq`): one node for the four files (they booted four).
 PIPELINE_TESTS = "tests/integration/test_reports_pipeline.py"
+MUTATION_SCORE = "tests/mutation/test_mutation_score.py"
 WITH_FILE = {"tests/integration/test_reports_perf.py": PIPELINE_TESTS,
-             "tests/integration/test_reports_views.py": PIPELINE_TESTS}
+             "tests/integration/test_reports_views.py": PIPELINE_TESTS,
+             "tests/mutation/test_split_header_mutant.py": MUTATION_SCORE,
+             "tests/mutation/test_intermittent_mutant.py": MUTATION_SCORE,
+             "tests/mutation/test_fuzzer_catches_a_mutant.py": MUTATION_SCORE}
 
 
 def unit_of(nodeid: str) -> str:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
 from tests.mutation.mutant_proxy import MutantProxy
 from tests.mutation.mutants import MUTANTS
-from tests.suite_runs import node_args, patient, run_suite
+from tests.suite_runs import node_args, run_suite
 
 pytestmark = [pytest.mark.integration, pytest.mark.mutation]
 
@@ -22,13 +21,12 @@ FINDINGS = ("", "flaky")  # the rerun reasons a case that lost a message may car
 
 
 @pytest.mark.timeout(600)
-def test_a_loss_on_some_attempts_only_is_never_a_pass(tmp_path):
-    node = patient(RabbitMQNode())
-    with node:
-        target = node.target
-        with MutantProxy(target.host, target.port, MUTANTS[MUTANT]) as proxy:
-            run = run_suite(tmp_path, *node_args(node, target.with_address("127.0.0.1", proxy.port).url),
-                            "-k", CASE, timeout=480)
+def test_a_loss_on_some_attempts_only_is_never_a_pass(tmp_path, patient_rabbitmq):
+    node = patient_rabbitmq
+    target = node.target
+    with MutantProxy(target.host, target.port, MUTANTS[MUTANT]) as proxy:
+        run = run_suite(tmp_path, *node_args(node, target.with_address("127.0.0.1", proxy.port).url),
+                        "-k", CASE, timeout=480)
     assert not proxy.errors, proxy.errors
     lossy = [queue for queue, (number, pushed) in proxy.shared.get("pushed per queue", {}).items()
              if number % 2 and pushed >= MUTANTS[MUTANT].lost]

@@ -27,7 +27,7 @@ import pytest
 from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
 from tests.mutation.mutant_proxy import MutantProxy
 from tests.mutation.mutants import MUTANTS, SHOULD_RULES, Mutant
-from tests.suite_runs import EXPECTING_FAILS, REPO, node_args, outcomes, patient, run_suite
+from tests.suite_runs import EXPECTING_FAILS, REPO, node_args, outcomes, run_suite
 
 pytestmark = [pytest.mark.integration, pytest.mark.mutation]
 
@@ -136,11 +136,8 @@ TABLE_HEAD = ("| mutant | rules it breaks | rules with a test here | rules that 
 
 
 @pytest.fixture(scope="module")
-def rabbitmq():
-    node = patient(RabbitMQNode())
-    node.management = True  # CON-29 and CON-30 read it beside the proxy (HTTP: no frame crosses it)
-    with node:  # ManagedBroker's own life cycle: start() on entry, cleanup() on exit
-        yield node
+def rabbitmq(patient_rabbitmq):
+    return patient_rabbitmq  # with the management API: CON-29 and CON-30 read it beside the proxy
 
 
 def suite_args(node: RabbitMQNode, url: str, rule_ids) -> list[str]:

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from amqp_conformance.fixtures.brokers.managed import RabbitMQNode
 from tests.mutation.mutant_proxy import Identity, MutantProxy
 from tests.mutation.mutants import MUTANTS
-from tests.suite_runs import node_args, patient, run_suite
+from tests.suite_runs import node_args, run_suite
 
 pytestmark = [pytest.mark.integration, pytest.mark.mutation]
 
@@ -20,20 +19,19 @@ RUNS = 3
 
 
 @pytest.mark.timeout(1500)
-def test_a_header_read_with_one_read_fails_every_slicer_copy_every_run(tmp_path):
-    node = patient(RabbitMQNode())
+def test_a_header_read_with_one_read_fails_every_slicer_copy_every_run(tmp_path, patient_rabbitmq):
+    node = patient_rabbitmq
     verdicts: list[dict[str, str]] = []
-    with node:
-        target = node.target
-        with MutantProxy(target.host, target.port, Identity()) as passing:
-            control = run_suite(tmp_path / "pass-through", *node_args(node, target.with_address(
-                "127.0.0.1", passing.port).url), "-k", CASES, timeout=420)
-        for attempt in range(RUNS):
-            with MutantProxy(target.host, target.port, MUTANTS["protocol_header_read_once"]) as proxy:
-                run = run_suite(tmp_path / f"mutant-{attempt}", *node_args(node, target.with_address(
-                    "127.0.0.1", proxy.port).url), "-k", CASES, timeout=420)
-            assert not proxy.errors, proxy.errors
-            verdicts.append({c.name: c.outcome for c in run.cases})
+    target = node.target
+    with MutantProxy(target.host, target.port, Identity()) as passing:
+        control = run_suite(tmp_path / "pass-through", *node_args(node, target.with_address(
+            "127.0.0.1", passing.port).url), "-k", CASES, timeout=420)
+    for attempt in range(RUNS):
+        with MutantProxy(target.host, target.port, MUTANTS["protocol_header_read_once"]) as proxy:
+            run = run_suite(tmp_path / f"mutant-{attempt}", *node_args(node, target.with_address(
+                "127.0.0.1", proxy.port).url), "-k", CASES, timeout=420)
+        assert not proxy.errors, proxy.errors
+        verdicts.append({c.name: c.outcome for c in run.cases})
     controls = {c.name: c.outcome for c in control.cases}
     assert controls and all(o == "pass" for o in controls.values()), f"{controls}\n{control.output[-3000:]}"
     for seen in verdicts:

@@ -96,6 +96,17 @@ def test_every_file_on_the_pipeline_tests_spark_session_goes_to_their_worker():
     assert list(costs) == [PIPELINE_TESTS] and costs[PIPELINE_TESTS] > 1
 
 
+def test_every_file_on_the_patient_node_goes_to_one_worker():
+    """One patient node (tests/conftest.py `patient_rabbitmq`, one per worker) serves every
+    file that judges the suite on it."""
+    from tests.conftest import MUTATION_SCORE, unit_of
+
+    sharing = sorted(str(path.relative_to(REPO)) for path in (REPO / "tests").rglob("test_*.py")
+                     if re.search(r"def \w+\([^)]*\bpatient_rabbitmq\b", path.read_text()))
+    assert MUTATION_SCORE in sharing and len(sharing) > 1, sharing
+    assert {unit_of(f"{path}::test_a") for path in sharing} == {MUTATION_SCORE}
+
+
 def test_the_project_tests_run_without_xdist():
     """`pytest tests -p no:xdist` (one process, no worker pool) collects instead of
     stopping at tests/conftest.py's scheduler hook, which xdist alone declares."""
