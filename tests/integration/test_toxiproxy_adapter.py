@@ -16,7 +16,7 @@ import toxiproxy.api
 
 from amqp_conformance.amqp_faults import Toxic, ToxiproxyAPI, ToxiproxyError, latency
 from amqp_conformance.amqp_faults.server import ToxiproxyServer, ToxiproxyUnavailable, find_binary
-from tests.suite_runs import run_suite
+from tests.suite_runs import node_args, run_suite
 
 try:
     find_binary()
@@ -181,11 +181,14 @@ def test_a_given_binary_is_the_only_one_looked_at(monkeypatch, tmp_path):
 
 @pytest.mark.integration
 @pytest.mark.timeout(300)  # a suite run in a subprocess (run_suite's own bound: 240 s), not a 60 s unit test
-def test_without_a_server_fault_tests_are_unsupported_never_passed(tmp_path):
+def test_without_a_server_fault_tests_are_unsupported_never_passed(tmp_path, plain_rabbitmq):
     with socket.socket() as nothing:
         nothing.bind(("127.0.0.1", 0))
         port = nothing.getsockname()[1]
-    run = run_suite(tmp_path, "-k", "flt_04 or (ack_04 and flt05-latency)", f"--toxiproxy-url=http://127.0.0.1:{port}")
+    # The worker's plain node at its URL (FLT-04 and the FLT-05 copies need no node of the
+    # suite's own: a proxy fronts any URL), so only the missing server can make them unsupported.
+    run = run_suite(tmp_path, *node_args(plain_rabbitmq, plain_rabbitmq.target.url),
+                    "-k", "flt_04 or (ack_04 and flt05-latency)", f"--toxiproxy-url=http://127.0.0.1:{port}")
     outcomes = {case.name: case.outcome for case in run.cases}
     assert outcomes and set(outcomes.values()) == {"unsupported"}, outcomes
     assert "no Toxiproxy server" in run.output and "are reported unsupported" in run.output
