@@ -33,6 +33,7 @@ from pamqp.body import ContentBody
 from pamqp.header import ContentHeader
 
 from amqp_conformance.fixtures.wire.frames import FRAME_HEADER, Assembler, Command
+from amqp_conformance.fixtures.core.harness_lag import LoopWatch
 from amqp_conformance.fixtures.core.ports import free_port
 
 PROTOCOL_HEADER_SIZE = 8
@@ -432,10 +433,11 @@ class FrameProxy:
         self.port = free_port()
         self.links: list[Link] = []
         self.errors: list[str] = []  # exceptions inside the proxy: a broken double, not a broken broker
-        # The longest its loop woke late (s): a proxy that reads late reads at once what came in
-        # pieces, and then a rewrite judging how the bytes came (a read count) has nothing to judge.
-        self.late_s = 0.0
         self._loop = asyncio.new_event_loop()
+        # How late its loop runs (the suite's own watch, every 10 ms: a stall of a splitter's
+        # pause must not fall between two ticks): a proxy that reads late reads at once what came
+        # in pieces, and then a rewrite judging how the bytes came (a read count) has nothing to judge.
+        self._lateness = LoopWatch(self._loop, period_s=0.01)
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name=f"frame-proxy {self.rewrite.name}")
         self._server = None
@@ -465,15 +467,14 @@ class FrameProxy:
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
         self._server = self._loop.run_until_complete(asyncio.start_server(self._serve, "127.0.0.1", self.port))
-        self._loop.create_task(self._watch_own_lateness())
+        self._lateness.start()
         self._ready.set()
         self._loop.run_forever()
 
-    async def _watch_own_lateness(self, every: float = 0.01) -> None:
-        while True:
-            before = self._loop.time()
-            await asyncio.sleep(every)
-            self.late_s = max(self.late_s, self._loop.time() - before - every)
+    @property
+    def late_s(self) -> float:
+        """The longest its loop woke late so far (s)."""
+        return self._lateness.worst_s
 
     async def _serve(self, client_reader, client_writer) -> None:
         try:

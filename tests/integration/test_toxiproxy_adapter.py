@@ -187,7 +187,7 @@ def test_without_a_server_fault_tests_are_unsupported_never_passed(tmp_path, pla
         port = nothing.getsockname()[1]
     # The worker's plain node at its URL (FLT-04 and the FLT-05 copies need no node of the
     # suite's own: a proxy fronts any URL), so only the missing server can make them unsupported.
-    run = run_suite(tmp_path, *node_args(plain_rabbitmq, plain_rabbitmq.target.url),
+    run = run_suite(tmp_path, *node_args(plain_rabbitmq),
                     "-k", "flt_04 or (ack_04 and flt05-latency)", f"--toxiproxy-url=http://127.0.0.1:{port}")
     outcomes = {case.name: case.outcome for case in run.cases}
     assert outcomes and set(outcomes.values()) == {"unsupported"}, outcomes

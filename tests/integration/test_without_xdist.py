@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 
 def test_a_run_without_xdist_has_no_internal_error(tmp_path, plain_rabbitmq):
     # The worker's plain node at its URL: what is judged is the plugin's hooks, not the node.
-    suite = run_suite(tmp_path, *node_args(plain_rabbitmq, plain_rabbitmq.target.url), "-p", "no:xdist",
+    suite = run_suite(tmp_path, *node_args(plain_rabbitmq), "-p", "no:xdist",
                       "-k", "ACK_04 or ack_04", "-m", "not fault", "--no-baseline")
     assert "INTERNALERROR" not in suite.output, suite.output[-3000:]
     assert suite.returncode == 0, suite.output[-3000:]
