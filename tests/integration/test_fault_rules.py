@@ -45,10 +45,18 @@ def test_fault_rules_pass_on_rabbitmq(tmp_path, part):
     assert run.seconds < 600, run.seconds
 
 
-def test_fault_rules_fail_on_a_broker_that_breaks_them(tmp_path):
+# On garagemq, ci/test leaves out RD-11: its two cases publish 3,000 confirmed messages of
+# 2,000 bytes each, which garagemq confirms slowly (21 s a case quiet, a minute in a loaded
+# ci/test), and this test asserts nothing of RD-11 beyond what it asserts of every case;
+# ci/mutation (`full`) runs the whole fault part.
+FAILING_PART = [pytest.param(("-k", "not flt05 and not rd_11"), id="representative"),
+                pytest.param(("-k", "not flt05"), id="whole", marks=pytest.mark.full)]
+
+
+@pytest.mark.parametrize("part", FAILING_PART)
+def test_fault_rules_fail_on_a_broker_that_breaks_them(tmp_path, part):
     # Its fails are expected: each is not run again to confirm it (16 reruns, about 20 s).
-    run = run_suite(tmp_path, "--broker", "garagemq", "-m", "fault", "-k", "not flt05", *EXPECTING_FAILS,
-                    timeout=300)
+    run = run_suite(tmp_path, "--broker", "garagemq", "-m", "fault", "-n", "2", *part, *EXPECTING_FAILS, timeout=300)
     outcomes: dict[str, set[str]] = {}
     for case in run.cases:
         outcomes.setdefault(case.properties["rule"], set()).add(case.outcome)
