@@ -101,19 +101,26 @@ class Worker:
             scheduler.mark_test_complete(self, index)
 
 
-def test_the_scheduler_sends_a_group_whole_to_one_worker_and_the_rest_in_order(tmp_path):
-    collection = [f"conformance/t.py::case{i}" for i in range(10)]
-    group = [1, 4, 7]
-    (tmp_path / "gw0.json").write_text(json.dumps({collection[i]: "worker_node-1" for i in group}))
-    config = SimpleNamespace(getvalue=lambda name: ["popen"] * 3 if name == "tx" else None,
+def scheduled(folder, cases: int, group: list[int], workers: int):
+    """A scheduler over `cases` cases (`group` of them one group), scheduled on `workers`
+    workers that share one record of what was sent, in order."""
+    collection = [f"conformance/t.py::case{i}" for i in range(cases)]
+    (folder / "gw0.json").write_text(json.dumps({collection[i]: "worker_node-1" for i in group}))
+    config = SimpleNamespace(getvalue=lambda name: ["popen"] * workers if name == "tx" else None,
                              option=SimpleNamespace(loadscopereorder=True))
-    scheduler = node_groups.NodeGroupScheduling(config, None, tmp_path)
+    scheduler = node_groups.NodeGroupScheduling(config, None, folder)
     sent_in_order: list[int] = []
-    workers = [Worker(f"gw{i}", sent_in_order) for i in range(3)]
-    for worker in workers:
+    started = [Worker(f"gw{i}", sent_in_order) for i in range(workers)]
+    for worker in started:
         scheduler.add_node(worker)
         scheduler.add_node_collection(worker, collection)
     scheduler.schedule()
+    return scheduler, started, collection, sent_in_order
+
+
+def test_the_scheduler_sends_a_group_whole_to_one_worker_and_the_rest_in_order(tmp_path):
+    group = [1, 4, 7]
+    scheduler, workers, _, sent_in_order = scheduled(tmp_path, 10, group, 3)
     assert sorted(workers[0].sent) == group  # the group first, whole, to one worker
     others: list[int] = []
     while not scheduler.tests_finished and any(w.sent for w in workers[1:]):
@@ -122,3 +129,30 @@ def test_the_scheduler_sends_a_group_whole_to_one_worker_and_the_rest_in_order(t
             worker.run_what_it_was_sent(scheduler)
     assert sorted(others) == [i for i in range(10) if i not in group]
     assert [i for i in sent_in_order if i not in group] == sorted(others)  # in the collection's order
+
+
+def test_a_crashed_worker_gives_back_only_what_it_had_not_run(tmp_path):
+    """xdist's scope scheduler gave back every unit a crashed worker had been given, the
+    finished ones too; one sent again was an empty batch, and the run waited for ever."""
+    group = [5, 6, 7]
+    scheduler, (first, second), collection, sent_in_order = scheduled(tmp_path, 8, group, 2)
+    assert sorted(first.sent) == group
+    first.run_what_it_was_sent(scheduler)  # the group done: it is given the next cases, one by one
+    given = list(first.sent)
+    scheduler.mark_test_complete(first, given[0])  # that one done too,
+    first.sent = []  # and the worker killed while it runs the next
+    crashed = scheduler.remove_node(first)
+    assert crashed == collection[given[1]]  # xdist reports it as the crash; it is not run again
+    replacement = Worker("gw2", sent_in_order)
+    scheduler.add_node(replacement)
+    scheduler.add_node_collection(replacement, collection)
+    scheduler.schedule()
+    ran = [*group, given[0]]
+    while not scheduler.tests_finished:
+        progressed = False
+        for worker in (second, replacement):
+            ran.extend(worker.sent)
+            progressed |= bool(worker.sent)
+            worker.run_what_it_was_sent(scheduler)
+        assert progressed, f"no worker has work, yet the run is not finished: {scheduler.workqueue}"
+    assert sorted(ran) == [i for i in range(8) if i != given[1]]  # every case once, but the crashed one
