@@ -58,6 +58,7 @@ RUNS = T.StructType([
     *[T.StructField(n, T.LongType()) for n in ("results", "events", "checks", "figures")],
 ])
 COUNTS = ("results", "events", "checks", "figures")
+RUN_IDS = T.StructType([T.StructField("run_id", T.StringType())])
 EVENTS = T.StructType([
     T.StructField("run_id", T.StringType()), T.StructField("result_uuid", T.StringType()),
     T.StructField("line", T.LongType()), T.StructField("t", T.DoubleType()), T.StructField("kind", T.StringType()),

@@ -12,7 +12,8 @@ from ..storage import Store, join
 from .analyses import (confirmed, fault_checks, flaky, in_window, latencies, matrix, pass_rates,
                        percentiles_of, perf_trends, rule_runs, run_outcomes, safety_summary, seen_in_histories)
 from .ingest import read_runs
-from .schemas import COUNTS, PARTS, RUNS
+from .local_rows import local_frame
+from .schemas import COUNTS, PARTS, RUN_IDS, RUNS
 
 
 # -- the tables: each run lands once, the summaries come from the per-run tables -----------
@@ -49,7 +50,7 @@ class Tables:
         folders = [f for f in folders if self.store.exists(f)]
         if not folders:
             return None
-        ids = self.spark.createDataFrame([(r["run_id"],) for r in runs], "run_id string")
+        ids = local_frame(self.spark, [(r["run_id"],) for r in runs], RUN_IDS)
         return (self.spark.read.option("basePath", self.uri(name)).parquet(*folders)
                 .withColumn("date", F.col("date").cast("string"))
                 .join(F.broadcast(ids), "run_id", "left_semi"))
@@ -113,12 +114,10 @@ def land(spark: SparkSession, tables: Tables, new: list[Run]) -> tuple[list[dict
     tables.append("rule_runs", rule_runs(read.results))
     tables.append("run_outcomes", run_outcomes(read.results))
     tables.append("perf", read.figures)
-    per_run = [frame.groupBy("run_id").agg(F.lit(name).alias("table"), F.count("*").alias("rows"))
-               for name, frame in (("results", read.results), ("checks", read.checks), ("figures", read.figures))]
-    for row in per_run[0].unionByName(per_run[1]).unionByName(per_run[2]).collect():
-        counts[row.run_id][row.table] = row.rows
+    for run_id, rows_read in read.rows.items():
+        counts[run_id].update(rows_read)
     landed = [{**row, **counts[row["run_id"]]} for row in rows]
-    tables.append("runs", spark.createDataFrame(landed, RUNS))
+    tables.append("runs", local_frame(spark, landed, RUNS))
     for name in ("runs", "rule_runs", "run_outcomes", "fault_checks", "perf", LATENCIES):
         tables.compact(name)
     spark.catalog.clearCache()
@@ -132,7 +131,7 @@ def summaries(spark: SparkSession, tables: Tables, window: list[dict]) -> dict[s
     percentiles (the window's runs, from the latencies table) and the
     PERF figures' trends (every run)."""
     per_run = tables.read("rule_runs")
-    ids = spark.createDataFrame([(r["run_id"],) for r in window], "run_id string")
+    ids = local_frame(spark, [(r["run_id"],) for r in window], RUN_IDS)
     ensure_latencies(tables)  # when no run landed in this build
     checked, perf, latency = tables.read("fault_checks"), tables.read("perf"), tables.read(LATENCIES)
     return {

@@ -406,3 +406,20 @@ def test_pass_rates_cover_the_window(spark, tmp_path):
     assert {r["runs"] for r in summary["matrix"]} == {2}
     days = build([tmp_path / "runs"], tmp_path / "site", allure=False, spark=spark, window=("days", 1))
     assert {r["runs"] for r in days["matrix"]} == {1} and days["window"] == "the last 1 day of each broker version"
+
+
+def test_the_driver_s_small_tables_reach_spark_exactly_as_held(spark):
+    # pipeline/local_rows: the new runs' rows and run ids travel as JSON inside the query
+    # (no Python worker); every type of the runs table must arrive as the driver held it.
+    from datetime import datetime, timezone
+    from amqp_conformance.reports.pipeline.local_rows import local_frame
+    from amqp_conformance.reports.pipeline.schemas import RUN_IDS, RUNS
+    started = datetime(2026, 11, 30, 6, 32, 15, 123456, tzinfo=timezone.utc)
+    row = {name: None for name in RUNS.fieldNames()}
+    row.update(run_id="r1", broker="RabbitMQ", broker_version="4.0.5", duration_s=12, exit_status=0,
+               outcomes={"pass": 3, "fail": 1}, run_started=started, date="2026-11-30", results=4, options='{"a": "\\"b"}')
+    [got] = [r.asDict() for r in local_frame(spark, [row], RUNS).collect()]
+    assert local_frame(spark, [row], RUNS).schema == RUNS
+    assert {**got, "run_started": got["run_started"].astimezone(timezone.utc)} == {**row, "duration_s": 12.0}
+    assert [r.run_id for r in local_frame(spark, [("a",), ("b",)], RUN_IDS).collect()] == ["a", "b"]
+    assert local_frame(spark, [], RUN_IDS).count() == 0
