@@ -17,6 +17,7 @@ SUBCOMMANDS = {
     "serve": ("serve", "serve a built site on 127.0.0.1, so the Allure report opens fast (its default layout needs it)"),
     "diff": ("cells", "the cases whose outcome differs between two broker versions or two stored runs"),
     "flips": ("flips", "the cases whose outcome changed between stored runs (ci/suite --repeat prints it)"),
+    "prepare": ("class_archive", "make this machine's class archive for the Spark driver, so builds start faster"),
     "synthetic": ("synthetic", "write synthetic stored runs (for the pipeline's own tests and benchmarks)"),
     "bench": ("pipeline_bench", "time the report build over synthetic runs"),
     "open-bench": ("open_bench", "time a case linked from the matrix until it shows in Chromium, per Allure layout"),

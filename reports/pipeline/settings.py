@@ -3,10 +3,14 @@ with the defaults it sets when nobody configured them."""
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
+from pathlib import Path
 
 from pyspark.sql import SparkSession
 
+from amqp_conformance.fixtures.core.cache import cache_dir
 from amqp_conformance.fixtures.core.polling import poll_until
 
 
@@ -23,17 +27,27 @@ LOCAL_DEFAULTS = {"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": 
 # tier (C2) and a parallel collector are made for long-lived servers: a build's JVM lives a
 # minute or two, and on this 2-core machine C2 spent half its CPU compiling (a ten-run build:
 # 133 s of CPU with them, 71 s with the first tier only and the serial collector).
-LAUNCH_DEFAULTS = {"spark.driver.memory": "2g",
-                   "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"}
+JAVA_OPTIONS = "spark.driver.extraJavaOptions"
+LAUNCH_DEFAULTS = {"spark.driver.memory": "2g", JAVA_OPTIONS: "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"}
+# A driver JVM loads thousands of classes out of pyspark's 280 jars, each looked up jar by
+# jar: in a +10 build's Java samples (JFR) class lookups in jars were the largest share. A class archive (the JVM's AppCDS, made once by
+# `python -m amqp_conformance.reports prepare`) holds them loaded and verified: a +10 build
+# then started in 3.5 s instead of 8. The JVM checks the archive against its own version
+# and class path and, if it does not fit, runs without it, silently (the logging off).
+QUIET_ARCHIVE = "-Xlog:cds=off -Xlog:cds+dynamic=off"  # (writing one, it names each class it leaves out)
+ARCHIVE_OPTIONS = "-XX:SharedArchiveFile={} " + QUIET_ARCHIVE
+DUMP_OPTIONS = "-XX:ArchiveClassesAtExit={} " + QUIET_ARCHIVE
 
 
 # -- session ------------------------------------------------------------------------------
 def spark_session(master: str | None = None, app: str = "amqp-conformance-reports",
-                  conf: dict[str, str] | None = None) -> SparkSession:
+                  conf: dict[str, str] | None = None, dump_classes_to: Path | None = None) -> SparkSession:
     """The session. The master is `master` when given, else whatever is configured
     (spark-submit --master, spark.master in spark-defaults.conf), else local[*]. Shuffle
     partitions, memory and the rest come from Spark's configuration (`conf` adds to it):
-    nothing about the machine is written here."""
+    nothing about the machine is written here. A JVM this launches with its own Java
+    options uses the class archive (class_archive), or writes one to `dump_classes_to`
+    when it exits."""
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     builder = SparkSession.builder.appName(app)
     if master and master.startswith("sc://"):
@@ -49,6 +63,11 @@ def spark_session(master: str | None = None, app: str = "amqp-conformance-report
         for key, value in LAUNCH_DEFAULTS.items():
             if not _in_spark_defaults(key):
                 launch.setdefault(key, value)
+        if launch.get(JAVA_OPTIONS) == LAUNCH_DEFAULTS[JAVA_OPTIONS]:  # ours: the user's are left alone
+            if dump_classes_to is not None:
+                launch[JAVA_OPTIONS] += " " + DUMP_OPTIONS.format(dump_classes_to)
+            elif (archive := class_archive()).is_file():
+                launch[JAVA_OPTIONS] += " " + ARCHIVE_OPTIONS.format(archive)
     SparkContext._ensure_initialized(conf=SparkConf(loadDefaults=False).setAll(list(launch.items())))
     configured = SparkConf()
     if not configured.contains("spark.master"):
@@ -78,6 +97,45 @@ def stop_session(session: SparkSession, within_s: float = TASKS_SETTLE_S) -> Non
         poll_until(lambda: any(info.numRunningTasks() for info in tracker.getExecutorInfos()),
                    lambda running: not running, within=within_s, every=0.05)
     session.stop()
+
+
+def end_jvm(within_s: float) -> bool:
+    """End the JVM this process launched (its session stopped): close its gateway and its
+    stdin, on which it exits, and wait for it (a JVM writing its class archive exits only
+    once it is written). False if it is still running after within_s."""
+    import subprocess
+    from pyspark import SparkContext
+    gateway, SparkContext._gateway, SparkContext._jvm = SparkContext._gateway, None, None
+    if gateway is None:
+        return True
+    process = getattr(gateway, "proc", None)
+    gateway.shutdown()
+    if process is None:  # a JVM someone else launched (spark-submit) is theirs to end
+        return True
+    process.stdin.close()
+    try:
+        process.wait(within_s)
+    except subprocess.TimeoutExpired:
+        return False
+    return True
+
+
+def class_archive() -> Path:
+    """Where the class archive of this pyspark and this Java is kept (in the suite's cache,
+    never the checkout). Its name changes with either, so an upgrade makes a new one."""
+    import pyspark
+    java = shutil.which("java", path=os.path.join(os.environ["JAVA_HOME"], "bin")) if os.environ.get("JAVA_HOME") \
+        else shutil.which("java")
+    java = os.path.realpath(java) if java else "no java"
+    key = hashlib.sha256(f"{pyspark.__version__} {java} {_mtime(java)}".encode()).hexdigest()[:16]
+    return cache_dir() / "spark-classes" / f"{key}.jsa"
+
+
+def _mtime(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return 0
 
 
 def _in_spark_defaults(key: str) -> bool:

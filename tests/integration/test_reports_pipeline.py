@@ -423,3 +423,14 @@ def test_the_driver_s_small_tables_reach_spark_exactly_as_held(spark):
     assert {**got, "run_started": got["run_started"].astimezone(timezone.utc)} == {**row, "duration_s": 12.0}
     assert [r.run_id for r in local_frame(spark, [("a",), ("b",)], RUN_IDS).collect()] == ["a", "b"]
     assert local_frame(spark, [], RUN_IDS).count() == 0
+
+
+def test_a_build_s_jvm_uses_the_class_archive_when_this_machine_has_one(spark):
+    from amqp_conformance.reports.pipeline import settings
+    archive = settings.class_archive()
+    if not archive.is_file():
+        pytest.skip(f"no class archive on this machine ({archive}): `python -m amqp_conformance.reports prepare` "
+                    "(ci/setup) makes it")
+    arguments = list(spark.sparkContext._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean()
+                     .getInputArguments())
+    assert f"-XX:SharedArchiveFile={archive}" in arguments
