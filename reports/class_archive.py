@@ -52,8 +52,8 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
             return 1
         if not staging.is_file():
-            print("[reports] class archive not made: the driver's Java options are configured elsewhere "
-                  "(spark-defaults.conf or spark-submit); builds run without it", file=sys.stderr)
+            print("[reports] class archive not made: the JVM wrote none (were its Java options set by "
+                  "spark-defaults.conf or spark-submit?); builds run without it", file=sys.stderr)
             return 1
         os.replace(staging, target)
     finally:
