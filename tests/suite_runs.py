@@ -107,9 +107,9 @@ def patient(node):
 EXPECTING_FAILS = ("--reruns-for", "harness")
 
 
-def node_args(node, url: str | None = None) -> list[str]:
+def node_args(node, url: str | None = None, baseline: bool = False) -> list[str]:
     """The suite's arguments to judge managed `node` reached at `url` (a proxy in front of
     it; by default the node itself): an --amqp-url target, told the node's consumer timeout
-    and channel tick."""
+    and channel tick; with `baseline`, judged against the node's own baseline."""
     return ["--amqp-url", url or node.target.url, "--consumer-timeout-ms", str(node.consumer_timeout_ms),
-            "--consumer-timeout-check-ms", str(node.channel_tick_ms)]
+            "--consumer-timeout-check-ms", str(node.channel_tick_ms), *(["--baseline", node.name] if baseline else [])]

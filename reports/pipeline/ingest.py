@@ -43,7 +43,7 @@ class Read:
     events: DataFrame  # one row per history line, a line that is no event kept as its text (`corrupt`)
     problems: list[str]
     lost: set[str]  # runs not landed: their records do not add up to their manifests' counts
-    rows: dict[str, dict[str, int]]  # each landed run's rows of results, checks and figures
+    rows: dict[str, dict[str, int]]  # each landed run's rows of results, checks and figures (none: absent)
 
 
 def read_runs(spark: SparkSession, new: list[Run]) -> Read:
@@ -96,7 +96,7 @@ def read_runs(spark: SparkSession, new: list[Run]) -> Read:
                                                F.lit(0).cast("long").alias("deviating"),
                                                F.concat_ws(": ", "where", "why").alias("problem")))
     found: dict[str, Counter] = {r.run_id: Counter() for r in new}
-    rows: dict[str, dict[str, int]] = {r.run_id: dict.fromkeys(("results", "checks", "figures"), 0) for r in new}
+    rows: dict[str, dict[str, int]] = {r.run_id: {} for r in new}
     skipped = []
     for row in tally.collect():
         if row.table == "outcomes":

@@ -12,7 +12,7 @@ is what the table's is, field by field.
 from __future__ import annotations
 
 import json
-from datetime import date, datetime, timezone
+from datetime import datetime, timezone
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
@@ -36,6 +36,4 @@ def _json_value(value):
     if isinstance(value, datetime):
         moment = value if value.tzinfo else value.replace(tzinfo=timezone.utc)
         return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    if isinstance(value, date):
-        return value.isoformat()
     raise TypeError(f"no JSON form for {type(value).__name__}")

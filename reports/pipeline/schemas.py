@@ -43,6 +43,7 @@ def history_schema() -> T.StructType:
                          T.StructField("attachments", T.StructType([T.StructField(HISTORY_ATTACHMENT, TEXT)]))])
 
 
+COUNTS = ("results", "events", "checks", "figures")  # what Spark read of a run, in the runs table
 RUNS = T.StructType([
     T.StructField("run_id", T.StringType()), T.StructField("broker", T.StringType()),
     T.StructField("broker_version", T.StringType()), T.StructField("broker_origin", T.StringType()),
@@ -55,9 +56,8 @@ RUNS = T.StructType([
     T.StructField("broker_key", T.StringType()), T.StructField("broker_dir", T.StringType()),
     T.StructField("run_started", T.TimestampType()), T.StructField("date", T.StringType()),
     # what Spark read of the run: its case records, history events, history checks, PERF figures
-    *[T.StructField(n, T.LongType()) for n in ("results", "events", "checks", "figures")],
+    *[T.StructField(n, T.LongType()) for n in COUNTS],
 ])
-COUNTS = ("results", "events", "checks", "figures")
 RUN_IDS = T.StructType([T.StructField("run_id", T.StringType())])
 EVENTS = T.StructType([
     T.StructField("run_id", T.StringType()), T.StructField("result_uuid", T.StringType()),

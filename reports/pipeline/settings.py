@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 from pyspark.sql import SparkSession
@@ -30,9 +31,9 @@ LOCAL_DEFAULTS = {"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": 
 JAVA_OPTIONS = "spark.driver.extraJavaOptions"
 LAUNCH_DEFAULTS = {"spark.driver.memory": "2g", JAVA_OPTIONS: "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"}
 # A driver JVM loads thousands of classes out of pyspark's 280 jars, each looked up jar by
-# jar: in a +10 build's Java samples (JFR) class lookups in jars were the largest share. A class archive (the JVM's AppCDS, made once by
-# `python -m amqp_conformance.reports prepare`) holds them loaded and verified: a +10 build
-# then started in 3.5 s instead of 8. The JVM checks the archive against its own version
+# jar: in a +10 build's Java samples (JFR) class lookups in jars were the largest share. A
+# class archive (the JVM's AppCDS, made once by `python -m amqp_conformance.reports
+# prepare`) holds them loaded and verified: a +10 build then started in 3.5 s instead of 8. The JVM checks the archive against its own version
 # and class path and, if it does not fit, runs without it, silently (the logging off).
 QUIET_ARCHIVE = "-Xlog:cds=off -Xlog:cds+dynamic=off"  # (writing one, it names each class it leaves out)
 ARCHIVE_OPTIONS = "-XX:SharedArchiveFile={} " + QUIET_ARCHIVE
@@ -103,7 +104,6 @@ def end_jvm(within_s: float) -> bool:
     """End the JVM this process launched (its session stopped): close its gateway and its
     stdin, on which it exits, and wait for it (a JVM writing its class archive exits only
     once it is written). False if it is still running after within_s."""
-    import subprocess
     from pyspark import SparkContext
     gateway, SparkContext._gateway, SparkContext._jvm = SparkContext._gateway, None, None
     if gateway is None:

@@ -22,7 +22,7 @@ def records(run_dir) -> dict[str, dict]:
 def injected(tmp_path, node, mode: str, case: str, *args: str):
     env = {"AMQPC_INJECT": f"{mode}:{case}", "AMQPC_INJECT_MARK": str(tmp_path / "first-attempt-done")}
     # At a URL a run compares with a baseline only when told which (the node's own).
-    run = run_suite(tmp_path, *node_args(node), "--baseline", node.name, *SELECTION, *PLUGIN,
+    run = run_suite(tmp_path, *node_args(node, baseline=True), *SELECTION, *PLUGIN,
                     "--run-dir", str(tmp_path / "run"), *args, env=env)
     return run, records(tmp_path / "run")
 

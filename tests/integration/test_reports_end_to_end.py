@@ -57,11 +57,6 @@ def suite_command(selection=SELECTION) -> list[str]:
     return ["ci/suite", *selection]
 
 
-def on_the_plain_node(node, selection: list[str]) -> list[str]:
-    """`selection` judged on the worker's plain RabbitMQ node at its URL, against its baseline."""
-    return [*node_args(node), "--baseline", node.name, *selection]
-
-
 def build_command(runs: Path, site: Path) -> list[str]:
     return [".venv/bin/python", "-m", "amqp_conformance.reports", "build", str(runs), "--out", str(site)]
 
@@ -76,7 +71,7 @@ def built(tmp_path_factory, plain_rabbitmq):
     for run_id, selection in [*((r, SELECTION) for r in RUNS), (RABBITMQ_RUN, RABBITMQ_SELECTION),
                               *NARROW.items()]:
         if VERSION_OF[run_id] == RABBITMQ:
-            selection = on_the_plain_node(plain_rabbitmq, selection)
+            selection = [*node_args(plain_rabbitmq, baseline=True), *selection]
         done = subprocess.run(suite_command(selection), cwd=REPO, capture_output=True, text=True, timeout=300,
                               env={**env, "AMQP_RUNS_DIR": str(runs), "AMQP_RUN_ID": run_id})
         outputs[run_id] = done.stdout + done.stderr
