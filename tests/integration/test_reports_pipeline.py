@@ -430,7 +430,7 @@ def test_a_build_s_jvm_uses_the_class_archive_when_this_machine_has_one(spark):
     archive = settings.class_archive()
     if not archive.is_file():
         pytest.skip(f"no class archive on this machine ({archive}): `python -m amqp_conformance.reports prepare` "
-                    "(ci/setup) makes it")
+                    "makes it")
     arguments = list(spark.sparkContext._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean()
                      .getInputArguments())
     assert f"-XX:SharedArchiveFile={archive}" in arguments
