@@ -103,9 +103,13 @@ def stop_session(session: SparkSession, within_s: float = TASKS_SETTLE_S) -> Non
 
 def in_flight(context) -> tuple[int, int]:
     """(tasks launched whose end the scheduler has not taken in, jobs still active) of a
-    classic SparkContext; (0, 0) when its scheduler cannot say (a scheduler of another kind)."""
+    classic SparkContext; (0, 0) when it has no scheduler (stopped already: a second stop
+    of one session) or one that cannot say (of another kind)."""
+    scheduler = context.taskScheduler()
+    if scheduler is None:
+        return 0, 0
     try:
-        running = context.taskScheduler().runningTasksByExecutors().valuesIterator()
+        running = scheduler.runningTasksByExecutors().valuesIterator()
         tasks = 0
         while running.hasNext():
             tasks += running.next()

@@ -60,6 +60,15 @@ def test_a_task_that_never_ends_delays_the_stop_only_to_the_bound():
     assert session.stopped_with == (1, 1)
 
 
+def test_a_session_stopped_before_stops_again_at_once():
+    stopped = []
+    context = type("StoppedContext", (), {"taskScheduler": lambda _: None})()
+    session = type("Session", (), {"_jsc": type("JavaContext", (), {"sc": lambda _: context})(),
+                                   "stop": lambda _: stopped.append(True)})()
+    stop_session(session, within_s=5)
+    assert stopped == [True]
+
+
 def test_a_spark_connect_client_stops_at_once():
     stopped = []
     client = type("ConnectSession", (), {"stop": lambda _: stopped.append(True)})()
