@@ -9,7 +9,6 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from py4j.protocol import Py4JError
 from pyspark.sql import SparkSession
 
 from amqp_conformance.fixtures.core.cache import cache_dir
@@ -103,19 +102,17 @@ def stop_session(session: SparkSession, within_s: float = TASKS_SETTLE_S) -> Non
 
 def in_flight(context) -> tuple[int, int]:
     """(tasks launched whose end the scheduler has not taken in, jobs still active) of a
-    classic SparkContext; (0, 0) when it has no scheduler (stopped already: a second stop
-    of one session) or one that cannot say (of another kind)."""
+    classic SparkContext (every cluster manager Spark ships schedules with a
+    TaskSchedulerImpl); (0, 0) when it has no scheduler (stopped already: a second stop of
+    one session)."""
     scheduler = context.taskScheduler()
     if scheduler is None:
         return 0, 0
-    try:
-        running = scheduler.runningTasksByExecutors().valuesIterator()
-        tasks = 0
-        while running.hasNext():
-            tasks += running.next()
-        return tasks, len(context.statusTracker().getActiveJobIds())
-    except Py4JError:
-        return 0, 0
+    running = scheduler.runningTasksByExecutors().valuesIterator()
+    tasks = 0
+    while running.hasNext():
+        tasks += running.next()
+    return tasks, len(context.statusTracker().getActiveJobIds())
 
 
 def end_jvm(within_s: float) -> bool:
