@@ -12,7 +12,7 @@ from pathlib import Path
 from pyspark.sql import SparkSession
 
 from amqp_conformance.fixtures.core.cache import cache_dir
-from amqp_conformance.fixtures.core.polling import poll_until
+from amqp_conformance.fixtures.core.polling import Polled, poll_until
 
 
 # What the pipeline sets when nobody configured it (spark-submit --conf, spark-defaults.conf
@@ -33,8 +33,9 @@ LAUNCH_DEFAULTS = {"spark.driver.memory": "2g", JAVA_OPTIONS: "-XX:TieredStopAtL
 # A driver JVM loads thousands of classes out of pyspark's 280 jars, each looked up jar by
 # jar: in a +10 build's Java samples (JFR) class lookups in jars were the largest share. A
 # class archive (the JVM's AppCDS, made once by `python -m amqp_conformance.reports
-# prepare`) holds them loaded and verified: a +10 build then started in 3.5 s instead of 8. The JVM checks the archive against its own version
-# and class path and, if it does not fit, runs without it, silently (the logging off).
+# prepare`) holds them loaded and verified: a +10 build then started in 3.5 s instead of 8.
+# The JVM checks the archive against its own version and class path and, if it does not
+# fit, runs without it, silently (the logging off).
 QUIET_ARCHIVE = "-Xlog:cds=off -Xlog:cds+dynamic=off"  # (writing one, it names each class it leaves out)
 ARCHIVE_OPTIONS = "-XX:SharedArchiveFile={} " + QUIET_ARCHIVE
 DUMP_OPTIONS = "-XX:ArchiveClassesAtExit={} " + QUIET_ARCHIVE
@@ -96,8 +97,14 @@ def stop_session(session: SparkSession, within_s: float = TASKS_SETTLE_S) -> Non
     within_s: a task that runs on past it is Spark's to cancel)."""
     jsc = getattr(session, "_jsc", None)  # None in a Spark Connect client: the server's tasks are its own
     if jsc is not None:
-        poll_until(lambda: in_flight(jsc.sc()), lambda counts: counts == (0, 0), within=within_s, every=0.05)
+        settled(jsc.sc(), within_s)
     session.stop()
+
+
+def settled(context, within_s: float) -> Polled[tuple[int, int]]:
+    """Wait (at most within_s) until a classic SparkContext has no task in flight and no
+    active job; the last reading of in_flight."""
+    return poll_until(lambda: in_flight(context), lambda counts: counts == (0, 0), within=within_s, every=0.05)
 
 
 def in_flight(context) -> tuple[int, int]:

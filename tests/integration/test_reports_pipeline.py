@@ -14,7 +14,6 @@ from pyspark.sql import Row
 from pyspark.testing import assertDataFrameEqual
 
 from amqp_conformance.fixtures.core.outcomes import CaseResult, allure_history_id
-from amqp_conformance.fixtures.core.polling import poll_until
 from amqp_conformance.reports import allure_report, cells, landing, pipeline, site, storage, synthetic
 from amqp_conformance.reports.build import build
 
@@ -443,7 +442,7 @@ def test_the_stop_reads_the_tasks_a_session_is_still_running(spark):
     """stop_session waits on this reading: a real session's running tasks and active job
     while a query runs (the status tracker's count per executor, read before, stayed 0 on
     a local master, so the stop never waited), and (0, 0) once it is over."""
-    from amqp_conformance.reports.pipeline.settings import in_flight
+    from amqp_conformance.reports.pipeline.settings import in_flight, settled
     context = spark.sparkContext._jsc.sc()
     query = threading.Thread(target=lambda: spark.sql(
         "select sum(crc32(cast(id as string))) from range(0, 3000000, 1, 2)").collect())  # seconds of two tasks
@@ -453,5 +452,5 @@ def test_the_stop_reads_the_tasks_a_session_is_still_running(spark):
         seen.add(in_flight(context))
         time.sleep(0.02)
     assert any(tasks and jobs for tasks, jobs in seen), f"readings while the query ran: {sorted(seen)}"
-    settled = poll_until(lambda: in_flight(context), lambda counts: counts == (0, 0), within=30, every=0.05)
-    assert settled.held, f"still in flight 30 s after the query: {settled.value}"
+    after = settled(context, within_s=30)
+    assert after.held, f"still in flight 30 s after the query: {after.value}"
