@@ -73,6 +73,21 @@ def test_two_processes_choosing_at_once_never_get_the_same_port(cache):
     assert not list((cache / ports.RESERVATIONS).iterdir())
 
 
+def test_the_next_process_that_reserves_sweeps_what_killed_ones_left(cache):
+    base = ten_free_ports()
+    folder = cache / ports.RESERVATIONS
+    folder.mkdir()
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    for port in range(base, base + 3):
+        (folder / str(port)).write_text(f"{int(gone.stdout)} 12345\n")
+    live = chooser(base + 3, 1)
+    try:
+        [chosen] = live.stdout.readline().split()
+        assert sorted(p.name for p in folder.iterdir()) == [chosen]
+    finally:
+        live.communicate("", timeout=30)
+
+
 def test_a_killed_process_s_reservation_is_taken_over_and_a_live_one_s_is_not(cache, monkeypatch):
     base = ten_free_ports()
     monkeypatch.setattr(ports, "candidate_ports", lambda: range(base, base + 1))
